@@ -1,0 +1,77 @@
+# Project Aurora. `make run` executes the course; `make test` checks it. Both set up first.
+# Variables: DEVICES (simulated CPU devices, default 8), ONLY (notebook numbers, e.g. ONLY="03 05"),
+# PARAMS (notebook parameters, e.g. PARAMS="-p n=4096"), JOBS (parallel test workers).
+
+SHELL := /bin/sh
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.aurora-installed
+OLD_VENV ?= .venv-oldest
+OLD_PY := $(OLD_VENV)/bin/python
+OLD_STAMP := $(OLD_VENV)/.aurora-installed
+DEVICES ?= 8
+JOBS ?= 2
+ONLY ?=
+PARAMS ?=
+NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
+
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu student lab lint format sync clean
+
+help:
+	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
+	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
+	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
+	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
+	@echo "make lab         JupyterLab on notebooks/"
+	@echo "make lint | format | sync | student | clean"
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@scripts/make-venv $(VENV) dev
+	@touch $@
+
+run: setup
+	$(PY) -m aurora_helpers run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
+
+test: setup lint test-unit test-notebooks
+
+test-unit: setup
+	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
+
+test-notebooks: setup
+	AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
+
+$(OLD_STAMP): pyproject.toml ci/oldest.txt
+	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
+	@touch $@
+
+test-oldest: $(OLD_STAMP)
+	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
+	AURORA_STRICT=1 $(OLD_PY) -m pytest -q -n $(JOBS) tests
+	AURORA_STRICT=1 AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
+
+test-gpu:
+	scripts/test-gpu
+
+student: setup
+	$(PY) -m aurora_helpers student --out build/student
+
+lab: setup
+	$(PY) -m jupyter lab notebooks
+
+lint: setup
+	$(PY) -m ruff check aurora_helpers tests notebooks
+	$(PY) -m ruff format --check aurora_helpers tests
+
+format: setup
+	$(PY) -m ruff check --fix aurora_helpers tests notebooks
+	$(PY) -m ruff format aurora_helpers tests
+
+sync: setup
+	$(PY) -m jupytext --sync notebooks/[0-9A-Z][0-9]_*.md
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,49 @@
+"""aurora_helpers: the companion package of Project Aurora, a course on JAX data and devices.
+
+Notebooks import it as ``import aurora_helpers as ah`` and use only the names below. Importing it
+starts nothing: JAX's backend starts on first use, after :func:`setup_notebook` has set the device
+count. Heavy modules (matplotlib, papermill) are imported only by the functions that need them.
+"""
+
+from __future__ import annotations
+
+from ._support import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
+from .devices import (
+    DEFAULT_SIMULATED_DEVICES,
+    DEVICES_ENV_VAR,
+    DeviceSetupError,
+    requested_device_count,
+    setup_devices,
+)
+from .exercises import CheckResult, ExerciseFailed, NotSolvedYet, assert_matches, check, differences
+from .mesh import balanced_shape, make_mesh
+from .notebook import NotebookSetup, setup_notebook
+from .probe import DeviceInfo, MachineReport, in_colab, probe
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_SIMULATED_DEVICES",
+    "DEVICES_ENV_VAR",
+    "JAX_OLDEST",
+    "JAX_REQUIREMENT",
+    "JAX_UPPER_EXCLUSIVE",
+    "CheckResult",
+    "DeviceInfo",
+    "DeviceSetupError",
+    "ExerciseFailed",
+    "MachineReport",
+    "NotSolvedYet",
+    "NotebookSetup",
+    "assert_matches",
+    "balanced_shape",
+    "check",
+    "check_jax_version",
+    "differences",
+    "in_colab",
+    "make_mesh",
+    "probe",
+    "requested_device_count",
+    "setup_devices",
+    "setup_notebook",
+]

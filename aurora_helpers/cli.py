@@ -1,0 +1,124 @@
+"""The ``aurora`` command: ``probe``, ``run`` and ``student``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_NOTEBOOKS = Path("notebooks")
+DEFAULT_BUILD = Path("build")
+
+
+def _cmd_probe(args: argparse.Namespace) -> int:
+    from .devices import setup_devices
+
+    setup_devices(args.devices)
+    from .probe import probe
+
+    report = probe()
+    if args.json:
+        print(report.to_json())
+    elif args.html:
+        print(report._repr_html_())
+    else:
+        print(report)
+    return 0 if report.jax_supported else 1
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .runner import parse_parameters, run_course
+
+    course = run_course(
+        args.notebooks,
+        args.build,
+        devices=args.devices,
+        only=args.only,
+        parameters=parse_parameters(args.param),
+        progress=not args.no_progress,
+        render_html=not args.no_html,
+    )
+    print(course.table())
+    print(
+        f"\nExecuted notebooks in {args.build}/notebooks; open {args.build}/index.html for the report."
+    )
+    return 0 if course.ok else 1
+
+
+def _cmd_student(args: argparse.Namespace) -> int:
+    from .course import find_notebooks, select_notebooks
+    from .student import write_student_copies
+
+    notebooks = select_notebooks(find_notebooks(args.notebooks), args.only)
+    for path in write_student_copies(notebooks, args.out):
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="aurora", description="Project Aurora course tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("probe", help="describe the machine JAX sees")
+    p.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="simulated CPU devices (default $AURORA_DEVICES or 8)",
+    )
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON")
+    fmt.add_argument("--html", action="store_true", help="print an HTML table")
+    p.set_defaults(func=_cmd_probe)
+
+    r = sub.add_parser("run", help="execute the course into a build folder")
+    r.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="simulated CPU devices per notebook (default $AURORA_DEVICES or 8)",
+    )
+    r.add_argument(
+        "--only", nargs="+", metavar="NN", help="notebook numbers to run, e.g. --only 03 05"
+    )
+    r.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="notebook parameter (repeatable)",
+    )
+    r.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    r.add_argument("--build", type=Path, default=DEFAULT_BUILD, help="output folder")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--no-html", action="store_true", help="skip the HTML renderings and the index page"
+    )
+    r.set_defaults(func=_cmd_run)
+
+    s = sub.add_parser("student", help="write student copies with solutions stubbed out")
+    s.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    s.add_argument("--out", type=Path, default=DEFAULT_BUILD / "student", help="output folder")
+    s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
+    s.set_defaults(func=_cmd_student)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, RuntimeError) as err:
+        print(f"aurora {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,295 @@
+"""``aurora run``: execute the course with papermill into a build folder and report on it.
+
+The sources in ``notebooks/`` are never written. For each notebook the runner writes the executed
+copy to ``build/notebooks/``, an HTML rendering to ``build/html/``, and at the end
+``build/index.html`` (the machine's probe, then a table linking every notebook) and
+``build/summary.json``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import html
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ._display import RawHTML, html_table, text_table
+from .course import find_notebooks, select_notebooks
+from .devices import DEVICES_ENV_VAR, requested_device_count
+from .notebook import SETUP_MIME
+
+#: Seconds any one cell may run before the runner gives up on that notebook.
+CELL_TIMEOUT_S = 600
+
+
+@dataclass
+class NotebookRun:
+    """The outcome of executing one notebook."""
+
+    notebook: str
+    status: Literal["ok", "failed"]
+    seconds: float
+    output: str
+    html: str | None = None
+    backend: str | None = None
+    device_count: int | None = None
+    error: str | None = None
+
+
+@dataclass
+class CourseRun:
+    """Every notebook's outcome, in course order."""
+
+    runs: list[NotebookRun] = field(default_factory=list)
+    build_dir: str = "build"
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status == "ok" for r in self.runs)
+
+    def table(self) -> str:
+        rows = [
+            (r.notebook, r.status, f"{r.seconds:.1f}", r.backend or "?", r.device_count or "?")
+            for r in self.runs
+        ]
+        text = text_table(("notebook", "status", "seconds", "backend", "devices"), rows)
+        for r in self.runs:
+            if r.error:
+                text += f"\n\n{r.notebook} failed: {r.error}\n  executed copy: {r.output}"
+        return text
+
+
+def parse_parameters(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["n=4096", "name=mlp", "sizes=[1, 2]"]`` -> ``{"n": 4096, "name": "mlp", "sizes": [1, 2]}``.
+
+    Values are read as Python literals where they parse as one, and as strings otherwise.
+    """
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise ValueError(f"parameter {pair!r} is not of the form name=value")
+        try:
+            params[name] = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            params[name] = raw
+    return params
+
+
+@contextlib.contextmanager
+def _environment(updates: Mapping[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in updates}
+    os.environ.update(updates)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _setup_summary(nb: Any) -> dict[str, Any] | None:
+    """The set-up cell's summary, as ``setup_notebook`` displayed it in the executed notebook."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if SETUP_MIME in data:
+                value = data[SETUP_MIME]
+                return json.loads(value) if isinstance(value, str) else dict(value)
+    return None
+
+
+#: Tag of cells that are meant to raise. nbval expects their error; nbclient (papermill's engine)
+#: executes on past it; papermill 2.x still reports the error afterwards, so the runner re-reads the
+#: executed notebook and accepts errors in tagged cells only.
+RAISES_TAG = "raises-exception"
+
+
+def execution_problems(nb: Any) -> list[str]:
+    """Errors in an executed notebook that are not meant to be there, in words.
+
+    An error output in a cell without the ``raises-exception`` tag is a problem, and so is a
+    tagged cell that ran without raising (its lesson silently stopped being true).
+    """
+    problems = []
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code" or cell.get("execution_count") is None:
+            continue
+        tagged = RAISES_TAG in cell.get("metadata", {}).get("tags", [])
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if errors and not tagged:
+            first = str(errors[0].get("evalue", "")).strip().splitlines()
+            problems.append(
+                f"cell [{cell.execution_count}] raised {errors[0].get('ename')}: {first[0][:300] if first else ''}"
+            )
+        elif tagged and not errors:
+            problems.append(
+                f"cell [{cell.execution_count}] is tagged {RAISES_TAG} but did not raise"
+            )
+    return problems
+
+
+def _describe_failure(err: BaseException) -> str:
+    ename = getattr(err, "ename", None)
+    if ename is not None:  # papermill.PapermillExecutionError
+        evalue = str(getattr(err, "evalue", "")).strip().splitlines()
+        first = evalue[0][:300] if evalue else ""
+        return f"cell [{getattr(err, 'exec_count', '?')}] raised {ename}: {first}"
+    return f"{type(err).__name__}: {str(err).strip()[:300]}"
+
+
+def _render_html(notebook_path: Path, html_path: Path) -> None:
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(
+        nbformat.read(notebook_path, as_version=4)
+    )
+    html_path.write_text(body, encoding="utf-8")
+
+
+def probe_html(env_updates: Mapping[str, str]) -> str:
+    """The probe as HTML, taken in a fresh interpreter so it sees the run's device count."""
+    env = {**os.environ, **env_updates}
+    result = subprocess.run(
+        [sys.executable, "-m", "aurora_helpers", "probe", "--html"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if result.returncode != 0:
+        return f"<pre>probe failed:\n{html.escape(result.stderr[-2000:])}</pre>"
+    return result.stdout
+
+
+def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
+    rows = []
+    for r in course.runs:
+        name: object = r.notebook
+        if r.html:
+            link = Path(r.html).relative_to(build_dir).as_posix()
+            name = RawHTML(f"<a href='{html.escape(link)}'>{html.escape(r.notebook)}</a>")
+        rows.append(
+            (
+                name,
+                r.status,
+                f"{r.seconds:.1f}",
+                r.backend or "?",
+                r.device_count or "?",
+                r.error or "",
+            )
+        )
+    table = html_table(("notebook", "status", "seconds", "backend", "devices", "error"), rows)
+    page = (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Project Aurora: course run</title>"
+        "<style>body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:2px 10px}</style>"
+        f"</head><body><h1>Project Aurora: course run</h1>{probe}<h2>Notebooks</h2>{table}</body></html>"
+    )
+    (build_dir / "index.html").write_text(page, encoding="utf-8")
+
+
+def run_course(
+    notebooks_dir: Path,
+    build_dir: Path,
+    *,
+    devices: int | None = None,
+    only: Sequence[str] | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    progress: bool = True,
+    render_html: bool = True,
+) -> CourseRun:
+    """Execute the course's notebooks in order with papermill; keeps going past failures.
+
+    Args:
+        devices: simulated CPU devices for every notebook (sets ``$AURORA_DEVICES``); default 8.
+        only: notebook numbers to run (``["03", "05"]``); default all.
+        parameters: values for the notebooks' ``parameters`` cells. Each notebook receives only
+            the names it declares; a name no selected notebook declares is an error.
+    """
+    import nbformat
+    import papermill as pm
+    from papermill.execute import remove_error_markers
+    from tqdm.auto import tqdm
+
+    notebooks = select_notebooks(find_notebooks(notebooks_dir), list(only or []))
+    if not notebooks:
+        raise ValueError(f"no course notebooks (NN_name.ipynb) found in {notebooks_dir}")
+    n_devices = requested_device_count(devices)
+    params = dict(parameters or {})
+    declared = {p: set(pm.inspect_notebook(str(p)).keys()) for p in notebooks}
+    unknown = set(params) - set().union(*declared.values())
+    if unknown:
+        known = ", ".join(sorted(set().union(*declared.values()))) or "none"
+        raise ValueError(
+            f"no selected notebook has a parameter named {', '.join(sorted(unknown))}; they declare: {known}"
+        )
+
+    out_dir, html_dir = build_dir / "notebooks", build_dir / "html"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    html_dir.mkdir(parents=True, exist_ok=True)
+    env = {DEVICES_ENV_VAR: str(n_devices)}
+    course = CourseRun(build_dir=str(build_dir))
+    bar = tqdm(notebooks, unit="notebook", disable=not progress, file=sys.stderr)
+    with _environment(env):
+        for path in bar:
+            bar.set_postfix_str(path.stem)
+            output = out_dir / path.name
+            mine = {k: v for k, v in params.items() if k in declared[path]}
+            start = time.perf_counter()
+            error = None
+            try:
+                pm.execute_notebook(
+                    str(path),
+                    str(output),
+                    parameters=mine,
+                    kernel_name="python3",
+                    cwd=str(path.parent),
+                    progress_bar=False,
+                    execution_timeout=CELL_TIMEOUT_S,
+                )
+            except pm.PapermillExecutionError:
+                pass  # judged below from the executed notebook, where tagged cells may raise
+            except Exception as err:
+                error = _describe_failure(err)
+            if error is None and output.exists():
+                executed = remove_error_markers(nbformat.read(output, as_version=4))
+                nbformat.write(executed, output)
+                problems = execution_problems(executed)
+                error = "; ".join(problems) if problems else None
+            elif error is None:
+                error = "papermill wrote no executed notebook"
+            run = NotebookRun(
+                notebook=path.stem,
+                status="failed" if error else "ok",
+                seconds=time.perf_counter() - start,
+                output=str(output),
+                error=error,
+            )
+            if output.exists():
+                summary = _setup_summary(nbformat.read(output, as_version=4))
+                if summary:
+                    run.backend, run.device_count = summary["backend"], summary["device_count"]
+                if render_html:
+                    target = html_dir / f"{path.stem}.html"
+                    _render_html(output, target)
+                    run.html = str(target)
+            course.runs.append(run)
+    bar.close()
+    _write_index(build_dir, course, probe_html(env) if render_html else "")
+    (build_dir / "summary.json").write_text(
+        json.dumps([asdict(r) for r in course.runs], indent=2), encoding="utf-8"
+    )
+    return course

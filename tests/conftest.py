@@ -1,0 +1,39 @@
+"""Shared test set-up: 8 simulated CPU devices for in-process tests, and a fresh-JAX runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import aurora_helpers as ah
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+
+# In-process tests share one JAX backend; give it 8 CPU devices before anything starts it.
+ah.setup_devices(8)
+
+
+def run_python(
+    code: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter (a fresh JAX backend) and capture its output."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.fixture
+def fresh_python():
+    return run_python

@@ -1,0 +1,39 @@
+"""`import aurora_helpers` must add at most 50 ms on top of `import jax`."""
+
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+BUDGET_MS = 50.0
+
+
+def _helpers_import_ms() -> float:
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import jax; import aurora_helpers"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stderr
+    # With jax already imported, the cumulative time of the aurora_helpers line is what it adds.
+    line = next(x for x in out.splitlines() if x.rstrip().endswith("| aurora_helpers"))
+    return int(line.split("|")[1]) / 1000
+
+
+@pytest.mark.slow
+def test_import_overhead_is_small():
+    times = [_helpers_import_ms() for _ in range(3)]
+    assert statistics.median(times) < BUDGET_MS, times
+
+
+@pytest.mark.slow
+def test_import_does_not_load_heavy_modules():
+    code = (
+        "import sys, aurora_helpers; heavy = [m for m in ('matplotlib', 'papermill', 'nbformat', 'tqdm') "
+        "if m in sys.modules]; assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -1,0 +1,133 @@
+"""Static checks of the course notebooks: pairs, outputs, template, exercises, public API only."""
+
+from __future__ import annotations
+
+import re
+
+import jupytext
+import nbformat
+import pytest
+
+import aurora_helpers as ah
+from aurora_helpers.course import find_notebooks, pip_install_target
+from aurora_helpers.student import is_solution, stub_source
+
+from .conftest import NOTEBOOKS
+
+PATHS = find_notebooks(NOTEBOOKS)
+IDS = [p.stem for p in PATHS]
+MIN_EXERCISES = 3  # per notebook, from 01 on
+
+
+def _cells(nb):
+    return [
+        (
+            c.cell_type,
+            c.source.strip(),
+            sorted(c.metadata.get("tags", [])),
+            bool(c.metadata.get("jupyter", {}).get("source_hidden", False)),
+        )
+        for c in nb.cells
+    ]
+
+
+def _code(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def test_the_course_has_notebooks():
+    assert PATHS, "no notebooks found"
+    assert PATHS[0].name == "00_welcome.ipynb"
+
+
+def test_every_notebook_is_a_pair():
+    ipynb = {p.stem for p in NOTEBOOKS.glob("*.ipynb")}
+    md = {p.stem for p in NOTEBOOKS.glob("*.md")}
+    assert ipynb == md, f"unpaired: {sorted(ipynb ^ md)} (run `make sync`)"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_pair_in_sync(path):
+    ipynb = nbformat.read(path, as_version=4)
+    md = jupytext.read(path.with_suffix(".md"))
+    assert _cells(ipynb) == _cells(md), f"{path.name} and its .md differ: run `make sync`"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    dirty = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and (c.outputs or c.execution_count)
+    ]
+    assert not dirty, (
+        f"{path.name}: cells {dirty} hold outputs (strip them: `make sync` writes clean ones)"
+    )
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_template(path):
+    nb = nbformat.read(path, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    number = path.stem.split("_")[0]
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith(f"# {number} · ")
+    for needle in (
+        "**Learning objectives",
+        "**Time:**",
+        "**Prerequisites:**",
+        "## Summary",
+        "## Further reading",
+    ):
+        assert needle in text, f"{path.name} lacks {needle!r}"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_opening_cells(path):
+    code = _code(nbformat.read(path, as_version=4))
+    colab, params, setup = code[0], code[1], code[2]
+    assert '"google.colab" in sys.modules' in colab.source and pip_install_target() in colab.source
+    assert params.metadata.get("tags") == ["parameters"]
+    assert "import aurora_helpers as ah" in setup.source and "ah.setup_notebook()" in setup.source
+    assert not re.search(r"^\s*import jax|jnp\.|jax\.", params.source + colab.source, re.M), (
+        "nothing may touch JAX before ah.setup_notebook()"
+    )
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_exercises_are_hidden_checked_and_stubbable(path):
+    code = _code(nbformat.read(path, as_version=4))
+    solutions = [i for i, c in enumerate(code) if is_solution(c)]
+    if path.stem != "00_welcome":
+        assert len(solutions) >= MIN_EXERCISES, f"{path.name} has {len(solutions)} exercises"
+    for i in solutions:
+        cell = code[i]
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, (
+            f"solution cell {i} is not hidden"
+        )
+        assert i + 1 < len(code) and "ah.check(" in code[i + 1].source, (
+            f"solution cell {i} has no check after it"
+        )
+        stub_source(cell.source)  # raises if the cell cannot be stubbed
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_only_public_helpers(path):
+    source = "\n".join(c.source for c in _code(nbformat.read(path, as_version=4)))
+    used = set(re.findall(r"\bah\.([A-Za-z_]\w*)", source))
+    assert used <= set(ah.__all__), (
+        f"{path.name} uses non-public helpers: {sorted(used - set(ah.__all__))}"
+    )
+    assert not re.search(r"(from|import)\s+aurora_helpers\.", source), (
+        "import only `aurora_helpers as ah`"
+    )
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_no_network(path):
+    code = _code(nbformat.read(path, as_version=4))[1:]  # the Colab cell may install from GitHub
+    source = "\n".join(c.source for c in code)
+    assert not re.search(
+        r"urlopen|requests\.|urllib|https?://|wget|curl|tfds\.load|load_dataset", source
+    )

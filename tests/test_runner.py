@@ -1,0 +1,132 @@
+import json
+
+import nbformat
+import pytest
+
+from aurora_helpers.cli import main
+from aurora_helpers.runner import execution_problems, parse_parameters, run_course
+
+
+def test_parse_parameters():
+    assert parse_parameters(["n=4096", "name=mlp", "sizes=[1, 2]", "x=1.5", "s='q'"]) == {
+        "n": 4096,
+        "name": "mlp",
+        "sizes": [1, 2],
+        "x": 1.5,
+        "s": "q",
+    }
+    for bad in ["n", "=3", "2x=1"]:
+        with pytest.raises(ValueError, match="name=value"):
+            parse_parameters([bad])
+
+
+def _executed(cells):
+    nb = nbformat.v4.new_notebook()
+    for i, (tags, outputs) in enumerate(cells, start=1):
+        cell = nbformat.v4.new_code_cell("pass", metadata={"tags": tags})
+        cell.execution_count = i
+        cell.outputs = [
+            nbformat.v4.new_output("error", ename=e, evalue="boom", traceback=[]) for e in outputs
+        ]
+        nb.cells.append(cell)
+    return nb
+
+
+def test_execution_problems():
+    assert execution_problems(_executed([([], []), (["raises-exception"], ["ValueError"])])) == []
+    assert execution_problems(_executed([([], ["KeyError"])])) == ["cell [1] raised KeyError: boom"]
+    assert execution_problems(_executed([(["raises-exception"], [])])) == [
+        "cell [1] is tagged raises-exception but did not raise"
+    ]
+
+
+def _write(folder, name, cells):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = cells
+    nbformat.write(nb, folder / name)
+
+
+@pytest.mark.slow
+def test_run_course_keeps_going_and_reports(tmp_path, capsys):
+    src = tmp_path / "nb"
+    src.mkdir()
+    params = nbformat.v4.new_code_cell("size = 1", metadata={"tags": ["parameters"]})
+    setup = nbformat.v4.new_code_cell(
+        "import aurora_helpers as ah\nsetup = ah.setup_notebook()\nsetup"
+    )
+    _write(
+        src,
+        "00_ok.ipynb",
+        [
+            params,
+            setup,
+            nbformat.v4.new_code_cell("assert size == 7"),
+            nbformat.v4.new_code_cell("1/0", metadata={"tags": ["raises-exception"]}),
+        ],
+    )
+    _write(
+        src,
+        "01_bad.ipynb",
+        [
+            nbformat.v4.new_code_cell("raise KeyError('missing')"),
+            nbformat.v4.new_code_cell("x = 1"),
+        ],
+    )
+    _write(src, "02_ok.ipynb", [setup])
+    build = tmp_path / "build"
+    course = run_course(src, build, devices=3, parameters={"size": 7}, progress=False)
+    assert [(r.notebook, r.status) for r in course.runs] == [
+        ("00_ok", "ok"),
+        ("01_bad", "failed"),
+        ("02_ok", "ok"),
+    ]
+    assert course.runs[0].device_count == 3 and course.runs[0].backend == "cpu"
+    assert course.runs[1].error.startswith("cell [1] raised KeyError")
+    assert not course.ok and "01_bad failed: cell [1] raised KeyError" in course.table()
+    assert (build / "index.html").read_text().count("<a href='html/") == 3
+    assert len(json.loads((build / "summary.json").read_text())) == 3
+    assert not list(src.glob("*_executed*")) and sorted(p.name for p in src.iterdir()) == [
+        "00_ok.ipynb",
+        "01_bad.ipynb",
+        "02_ok.ipynb",
+    ]
+    # The command line: exit status 1 on failure, 2 on a bad request.
+    assert (
+        main(
+            [
+                "run",
+                "--notebooks",
+                str(src),
+                "--build",
+                str(build),
+                "--only",
+                "02",
+                "--no-progress",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "run",
+                "--notebooks",
+                str(src),
+                "--build",
+                str(build),
+                "--only",
+                "01",
+                "--no-progress",
+                "--no-html",
+            ]
+        )
+        == 1
+    )
+    assert main(["run", "--notebooks", str(src), "--build", str(build), "-p", "nope=1"]) == 2
+    assert "no selected notebook has a parameter named nope" in capsys.readouterr().err

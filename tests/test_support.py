@@ -1,0 +1,57 @@
+import re
+import tomllib
+
+import pytest
+
+from aurora_helpers import _support
+from aurora_helpers._support import check_jax_version, parse_version
+
+from .conftest import ROOT
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0.9.0", (0, 9, 0)),
+        ("0.12.0.1", (0, 12, 0, 1)),
+        ("0.10.0rc1", (0, 10, 0)),
+        ("0.9.2+cuda", (0, 9, 2)),
+    ],
+)
+def test_parse_version(text, expected):
+    assert parse_version(text) == expected
+
+
+def test_parse_version_rejects_garbage():
+    with pytest.raises(ValueError, match="not a version"):
+        parse_version("latest")
+
+
+@pytest.mark.parametrize("version", ["0.9.0", "0.9.2", "0.10.2", "0.12.0.1"])
+def test_supported_versions(version):
+    result = check_jax_version(version)
+    assert result.supported and result.fix is None
+
+
+@pytest.mark.parametrize(
+    ("version", "word"),
+    [("0.4.35", "older"), ("0.8.3", "older"), ("0.13.0", "newer"), ("1.0", "newer")],
+)
+def test_unsupported_versions_name_the_fix(version, word):
+    result = check_jax_version(version)
+    assert not result.supported
+    assert word in result.message
+    assert result.fix == f'python -m pip install -U "{_support.JAX_REQUIREMENT}"'
+
+
+def test_installed_jax_is_supported():
+    assert check_jax_version().supported
+
+
+def test_declared_range_matches_pyproject_and_ci():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert _support.JAX_REQUIREMENT in project["dependencies"]
+    pins = dict(
+        re.findall(r"^(jax|jaxlib)==(\S+)$", (ROOT / "ci" / "oldest.txt").read_text(), re.M)
+    )
+    assert pins == {"jax": _support.JAX_OLDEST, "jaxlib": _support.JAX_OLDEST}
