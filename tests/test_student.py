@@ -116,3 +116,16 @@ def test_student_copy_runs_top_to_bottom(path, tmp_path, monkeypatch):
     )
     n_solutions = sum(is_solution(c) for c in nb.cells)
     assert texts.count("not solved yet") == n_solutions
+
+
+def test_student_command_writes_stubbed_copies(tmp_path, capsys):
+    from aurora_helpers.cli import main
+
+    assert (
+        main(["student", "--notebooks", str(NOTEBOOKS), "--out", str(tmp_path), "--only", "00"])
+        == 0
+    )
+    written = tmp_path / "00_welcome.ipynb"
+    assert str(written) in capsys.readouterr().out
+    cells = [c for c in nbformat.read(written, as_version=4).cells if is_solution(c)]
+    assert cells and all("NotImplementedError" in c.source or "= ..." in c.source for c in cells)
