@@ -8,6 +8,7 @@ count. Heavy modules (matplotlib, papermill) are imported only by the functions 
 from __future__ import annotations
 
 from ._support import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
+from .compiles import Compilations, count_compilations
 from .devices import (
     DEFAULT_SIMULATED_DEVICES,
     DEVICES_ENV_VAR,
@@ -29,6 +30,7 @@ __all__ = [
     "JAX_REQUIREMENT",
     "JAX_UPPER_EXCLUSIVE",
     "CheckResult",
+    "Compilations",
     "DeviceInfo",
     "DeviceSetupError",
     "ExerciseFailed",
@@ -39,6 +41,7 @@ __all__ = [
     "balanced_shape",
     "check",
     "check_jax_version",
+    "count_compilations",
     "differences",
     "in_colab",
     "make_mesh",
