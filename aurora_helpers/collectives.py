@@ -119,7 +119,10 @@ def _groups(line: str, participants: int) -> tuple[tuple[int, ...], ...]:
         return _int_lists(pairs["body"])
     mesh = _MESH_GROUPS.search(line)
     if mesh:
-        return _mesh_groups(mesh)
+        try:
+            return _mesh_groups(mesh)
+        except (KeyError, IndexError, ValueError):
+            return ()  # a form this reader does not know; the counts are still right
     iota = _IOTA_GROUPS.search(line)
     if iota:
         ids = _iota(iota["shape"], iota["dims"], iota["perm"])
@@ -139,7 +142,8 @@ class CollectiveOp:
     """The result type as the HLO text writes it, e.g. ``f32[8,4]{1,0}`` (a tuple when combined)."""
     groups: tuple[tuple[int, ...], ...]
     """Devices that communicate, as positions in the program's device list (for a jit over a mesh:
-    ``mesh.devices.flat`` order). For ``collective-permute``: the (source, target) pairs."""
+    ``mesh.devices.flat`` order). For ``collective-permute``: the (source, target) pairs. Empty
+    when the groups are written in a form this module cannot read."""
     line: str
     """The instruction, as printed."""
 
@@ -148,6 +152,8 @@ class CollectiveOp:
         """True when no data moves between devices: every group is one device (a ``psum`` over
         a mesh axis of size 1 compiles to such an all-reduce), or every permute pair is a
         device sending to itself."""
+        if not self.groups:
+            return False  # unknown groups: assume data moves
         if self.kind == "collective-permute":
             return all(len(set(pair)) <= 1 for pair in self.groups)
         return all(len(group) <= 1 for group in self.groups)
@@ -161,6 +167,8 @@ class CollectiveOp:
         Raises:
             ValueError: a device position in the instruction is outside the mesh.
         """
+        if not self.groups:
+            raise ValueError(f"could not read the device groups of: {self.line}")
         shape = tuple(mesh.devices.shape)
         size = int(np.prod(shape))
         varying: set[int] = set()

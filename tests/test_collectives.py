@@ -204,3 +204,11 @@ def test_trivial_collectives_are_left_out_unless_asked_for():
     text = "%p = f32[4]{0} collective-permute(%x), source_target_pairs={{0,0}}"
     assert ah.parse_collectives(text).total == 0
     assert ah.parse_collectives(text, include_trivial=True)["collective-permute"] == 1
+
+
+def test_unreadable_groups_still_count_but_cannot_name_axes(mesh):
+    text = "%a = f32[4]{0} all-reduce(%x), replica_groups=mesh['x'=4] {'nope'}, to_apply=%add"
+    counts = ah.parse_collectives(text)
+    assert counts["all-reduce"] == 1 and counts.ops[0].groups == () and not counts.ops[0].trivial
+    with pytest.raises(ValueError, match="could not read the device groups"):
+        counts.ops[0].mesh_axes(mesh)
