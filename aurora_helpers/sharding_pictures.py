@@ -1,0 +1,273 @@
+"""Matplotlib pictures of meshes and shardings: which device holds which block of an array.
+
+``jax.debug.visualize_array_sharding`` draws a text table and needs ``rich``; these pictures need
+only matplotlib, return the :class:`matplotlib.figure.Figure` (so a notebook can show it, save it
+or check it), and keep one colour per device across pictures. A block held by several devices
+(replicated) is drawn in stripes, one per device, and labelled with all of them.
+
+The blocks come from the sharding itself (``sharding.devices_indices_map(shape)``), the same map
+that decides what ``x.addressable_shards`` hold; :func:`sharding_blocks` returns them as data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import jax
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: Devices with ids 0-9 get the ten strong colours of ``tab20``, ids 10-19 the light ones.
+_PALETTE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class ShardBlock:
+    """One block of an array and every device that holds a copy of it."""
+
+    bounds: tuple[tuple[int, int], ...]
+    """``(start, stop)`` along each array dimension."""
+    device_ids: tuple[int, ...]
+    """Devices holding this block, ascending; more than one means the block is replicated."""
+
+    @property
+    def replicated(self) -> bool:
+        return len(self.device_ids) > 1
+
+    @property
+    def index(self) -> tuple[slice, ...]:
+        """The block as a NumPy index: ``x[block.index]``."""
+        return tuple(slice(a, b) for a, b in self.bounds)
+
+
+def device_color(device_id: int) -> tuple[float, float, float, float]:
+    """The colour every picture uses for device ``device_id`` (RGBA)."""
+    from matplotlib import colormaps
+
+    slot = (2 * device_id) % _PALETTE_SIZE + (device_id // (_PALETTE_SIZE // 2)) % 2
+    return tuple(colormaps["tab20"](slot))  # type: ignore[return-value]
+
+
+def _normalise(index: tuple[slice, ...], shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    bounds = []
+    for s, n in zip(index, shape, strict=True):
+        start, stop, step = s.indices(n)
+        if step != 1:
+            raise ValueError(f"strided shard index {s} cannot be drawn as a block")
+        bounds.append((start, stop))
+    return tuple(bounds)
+
+
+def _sharding_and_shape(x: Any, shape: Sequence[int] | None) -> tuple[Any, tuple[int, ...]]:
+    if isinstance(x, jax.sharding.Sharding):
+        if shape is None:
+            raise ValueError(
+                "a sharding alone has no shape; pass shape=..., e.g. draw_sharding(s, shape=(8, 4))"
+            )
+        return x, tuple(shape)
+    sharding = getattr(x, "sharding", None)
+    if not isinstance(sharding, jax.sharding.Sharding):
+        raise TypeError(
+            f"expected a jax.Array or a jax.sharding.Sharding, got {type(x).__name__}; "
+            "place data first, e.g. jax.device_put(np_array, NamedSharding(mesh, P('x')))"
+        )
+    if shape is not None and tuple(shape) != tuple(x.shape):
+        raise ValueError(f"shape={tuple(shape)} differs from the array's shape {tuple(x.shape)}")
+    return sharding, tuple(x.shape)
+
+
+def sharding_blocks(x: Any, shape: Sequence[int] | None = None) -> tuple[ShardBlock, ...]:
+    """The distinct blocks of ``x`` (an array, or a sharding with ``shape``) and who holds them.
+
+    Blocks are sorted by position (row-major); a scalar is one block of shape ``()``.
+    """
+    sharding, full_shape = _sharding_and_shape(x, shape)
+    holders: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for device, index in sharding.devices_indices_map(full_shape).items():
+        holders.setdefault(_normalise(index, full_shape), []).append(device.id)
+    return tuple(ShardBlock(bounds, tuple(sorted(ids))) for bounds, ids in sorted(holders.items()))
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    # Created through pyplot so that a notebook's inline backend is loaded (it is what displays
+    # a returned Figure), then closed at once so the backend does not show it a second time at
+    # the end of the cell: the picture appears once, where the caller returns or displays it.
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(width, height), layout="constrained")
+    plt.close(fig)
+    return fig
+
+
+def _rows_cols(shape: tuple[int, ...]) -> tuple[int, int]:
+    if len(shape) > 2:
+        raise ValueError(
+            f"pictures show 0-, 1- and 2-D arrays, got shape {shape}; draw a 2-D view instead, "
+            "e.g. x.reshape(x.shape[0], -1) keeps the sharding of dimension 0"
+        )
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    return 1, (shape[0] if shape else 1)
+
+
+def _device_label(ids: Sequence[int], total: int) -> str:
+    if len(ids) > 1 and len(ids) == total:
+        return f"all {total}\ndevices"
+    if len(ids) > 4:
+        return f"{len(ids)} devices\n{ids[0]}…{ids[-1]}"
+    if len(ids) > 1:
+        return "devs " + ",".join(str(i) for i in ids) + f"\n({len(ids)} copies)"
+    return f"dev {ids[0]}"
+
+
+def _spec_text(sharding: Any) -> str:
+    spec = getattr(sharding, "spec", None)
+    if spec is None:
+        return type(sharding).__name__
+    return "P(" + ", ".join(repr(p) for p in spec) + ")"
+
+
+def _draw_blocks(ax: Axes, x: Any, shape: Sequence[int] | None, title: str | None) -> None:
+    from matplotlib.patches import Rectangle
+
+    sharding, full_shape = _sharding_and_shape(x, shape)
+    blocks = sharding_blocks(sharding, full_shape)
+    n_rows, n_cols = _rows_cols(full_shape)
+    total = len(sharding.device_set)
+    for block in blocks:
+        # Draw 1-D arrays as one row and a scalar as a single cell.
+        (r0, r1), (c0, c1) = (((0, 1), (0, 1)), ((0, 1), *block.bounds), block.bounds)[
+            len(full_shape)
+        ]
+        stripe = (c1 - c0) / len(block.device_ids)
+        for k, device_id in enumerate(block.device_ids):
+            ax.add_patch(
+                Rectangle(
+                    (c0 + k * stripe, r0),
+                    stripe,
+                    r1 - r0,
+                    facecolor=device_color(device_id),
+                    edgecolor="none",
+                    gid=f"device {device_id}",
+                )
+            )
+        ax.add_patch(
+            Rectangle(
+                (c0, r0),
+                c1 - c0,
+                r1 - r0,
+                fill=False,
+                edgecolor="black",
+                linewidth=1.5,
+                gid="block " + ",".join(f"{a}:{b}" for a, b in block.bounds),
+            )
+        )
+        # Narrow, tall blocks get their label turned sideways so neighbours do not overlap.
+        width, height = (c1 - c0) / n_cols, (r1 - r0) / n_rows
+        ax.text(
+            (c0 + c1) / 2,
+            (r0 + r1) / 2,
+            _device_label(block.device_ids, total),
+            ha="center",
+            va="center",
+            fontsize=8,
+            rotation=90 if width < 0.2 and height > width else 0,
+            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.8, "lw": 0},
+        )
+    ax.set_xlim(0, n_cols)
+    ax.set_ylim(n_rows, 0)
+    ax.set_aspect("auto")
+    ax.set_xticks(sorted({b.bounds[-1][0] for b in blocks if b.bounds} | {n_cols}))
+    ax.set_yticks(
+        sorted({b.bounds[0][0] for b in blocks} | {n_rows}) if len(full_shape) == 2 else []
+    )
+    ax.tick_params(labelsize=7, length=2)
+    dtype = getattr(x, "dtype", None)
+    head = f"{dtype}{list(full_shape)}" if dtype is not None else f"shape {list(full_shape)}"
+    ax.set_title(title if title is not None else f"{head}\n{_spec_text(sharding)}", fontsize=9)
+
+
+def draw_sharding(
+    x: Any, *, shape: Sequence[int] | None = None, title: str | None = None
+) -> Figure:
+    """A picture of which device holds which block of ``x`` (1-D or 2-D array, or a sharding
+    with ``shape``). One colour per device; replicated blocks are striped and list every holder.
+    """
+    _, full_shape = _sharding_and_shape(x, shape)
+    n_rows, n_cols = _rows_cols(full_shape)
+    fig = _new_figure(3.2, 1.2 if len(full_shape) < 2 else 1.0 + 2.2 * min(1.0, n_rows / n_cols))
+    _draw_blocks(fig.add_subplot(), x, shape, title)
+    return fig
+
+
+def draw_shardings(
+    arrays: Mapping[str, Any] | Sequence[Any], *, ncols: int | None = None
+) -> Figure:
+    """Several sharding pictures side by side, to compare layouts of the same data.
+
+    Args:
+        arrays: ``{title: array}``, or a sequence of arrays (titled by shape and spec).
+        ncols: panels per row (default: all in one row, at most 4).
+    """
+    items = list(arrays.items()) if isinstance(arrays, Mapping) else [(None, a) for a in arrays]
+    if not items:
+        raise ValueError("nothing to draw: pass at least one array")
+    cols = ncols if ncols is not None else min(len(items), 4)
+    if cols < 1:
+        raise ValueError(f"ncols must be at least 1, got {cols}")
+    rows = math.ceil(len(items) / cols)
+    fig = _new_figure(2.8 * cols, 2.4 * rows)
+    for i, (title, array) in enumerate(items):
+        _draw_blocks(fig.add_subplot(rows, cols, i + 1), array, None, title)
+    return fig
+
+
+def draw_mesh(mesh: Any, *, title: str | None = None) -> Figure:
+    """A picture of a mesh: its devices laid out by axis (first axis down, the others across),
+    each in its device colour and labelled with its id."""
+    from matplotlib.patches import Rectangle
+
+    devices = getattr(mesh, "devices", None)
+    if devices is None or not hasattr(mesh, "axis_names"):
+        raise TypeError(
+            f"expected a jax.sharding.Mesh, got {type(mesh).__name__}; "
+            "make one with jax.make_mesh or ah.make_mesh"
+        )
+    names, sizes = tuple(mesh.axis_names), tuple(devices.shape)
+    grid = devices.reshape(1, -1) if len(sizes) == 1 else devices.reshape(sizes[0], -1)
+    n_rows, n_cols = grid.shape
+    fig = _new_figure(1.0 + 0.9 * n_cols, 0.8 + 0.7 * n_rows)
+    ax = fig.add_subplot()
+    for (r, c), device in zip(
+        ((r, c) for r in range(n_rows) for c in range(n_cols)), grid.flat, strict=True
+    ):
+        ax.add_patch(
+            Rectangle(
+                (c, r),
+                1,
+                1,
+                facecolor=device_color(device.id),
+                edgecolor="white",
+                linewidth=2,
+                gid=f"device {device.id}",
+            )
+        )
+        ax.text(c + 0.5, r + 0.5, f"dev {device.id}", ha="center", va="center", fontsize=9)
+    ax.set_xlim(0, n_cols)
+    ax.set_ylim(n_rows, 0)
+    ax.set_aspect("equal")
+    across = names if len(names) == 1 else names[1:]
+    ax.set_xlabel(" × ".join(f"{n} ({mesh.shape[n]})" for n in across), fontsize=9)
+    ax.set_ylabel(f"{names[0]} ({sizes[0]})" if len(names) > 1 else "", fontsize=9)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    types = getattr(mesh, "axis_types", None)
+    kinds = sorted({getattr(t, "name", str(t)) for t in types}) if types else []
+    default = "Mesh " + " × ".join(f"{n}={s}" for n, s in zip(names, sizes, strict=True))
+    ax.set_title(title or (default + (f"  ({', '.join(kinds)})" if kinds else "")), fontsize=9)
+    return fig

@@ -1,0 +1,214 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+import aurora_helpers as ah
+
+
+@pytest.fixture(scope="module")
+def mesh():
+    return ah.make_mesh(("data", "model"), (4, 2))
+
+
+@pytest.fixture(scope="module")
+def x(mesh):
+    return jax.device_put(jnp.arange(128.0).reshape(16, 8), NamedSharding(mesh, P("data", "model")))
+
+
+def _shmap(mesh, f, in_spec, out_spec, **kw):
+    return jax.shard_map(f, mesh=mesh, in_specs=in_spec, out_specs=out_spec, **kw)
+
+
+def test_elementwise_work_needs_no_communication(x):
+    counts = ah.count_collectives(lambda a: jnp.sin(a) * 2, x)
+    assert counts.total == 0 and dict(counts) == dict.fromkeys(ah.COLLECTIVE_KINDS, 0)
+    assert "no collectives" in str(counts) and "8 device" in str(counts)
+
+
+def test_a_sum_over_a_sharded_axis_all_reduces_along_it(mesh, x):
+    counts = ah.count_collectives(lambda a: a.sum(axis=1), x)
+    assert counts["all-reduce"] == counts["all_reduce"] == counts.total == 1
+    (op,) = counts.of_kind("all-reduce")
+    assert op.mesh_axes(mesh) == ("model",)
+    assert sorted(len(g) for g in op.groups) == [2, 2, 2, 2]
+    assert op.result.startswith("f32[")
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "in_spec", "out_spec", "extra"),
+    [
+        ("all-reduce", lambda a: jax.lax.psum(a, "data"), P("data"), P(), {}),
+        (
+            "all-gather",
+            lambda a: jax.lax.all_gather(a, "data", tiled=True),
+            P("data"),
+            P(),
+            {"check_vma": False},
+        ),
+        (
+            "reduce-scatter",
+            lambda a: jax.lax.psum_scatter(a, "data", scatter_dimension=1, tiled=True),
+            P("data"),
+            P(None, "data"),
+            {},
+        ),
+        (
+            "all-to-all",
+            lambda a: jax.lax.all_to_all(a, "data", 1, 0, tiled=True),
+            P("data"),
+            P("data"),
+            {},
+        ),
+        (
+            "collective-permute",
+            lambda a: jax.lax.ppermute(a, "data", [(i, (i + 1) % 4) for i in range(4)]),
+            P("data"),
+            P("data"),
+            {},
+        ),
+    ],
+)
+def test_each_shard_map_collective_is_found_once(mesh, kind, body, in_spec, out_spec, extra):
+    data = jax.device_put(jnp.ones((16, 8)), NamedSharding(mesh, in_spec))
+    counts = ah.count_collectives(_shmap(mesh, body, in_spec, out_spec, **extra), data)
+    assert counts.as_dict(nonzero=True) == {kind: 1}
+    assert counts.ops[0].mesh_axes(mesh) == ("data",)
+
+
+def test_a_ring_lists_its_pairs(mesh):
+    data = jax.device_put(jnp.ones((16, 8)), NamedSharding(mesh, P("data")))
+    ring = _shmap(
+        mesh,
+        lambda a: jax.lax.ppermute(a, "data", [(i, (i + 1) % 4) for i in range(4)]),
+        P("data"),
+        P("data"),
+    )
+    (op,) = ah.count_collectives(ring, data).ops
+    # Positions in mesh order: device (d, m) sits at 2 * d + m; the ring runs along "data".
+    assert sorted(op.groups) == sorted(
+        (2 * i + m, 2 * ((i + 1) % 4) + m) for i in range(4) for m in range(2)
+    )
+
+
+def test_every_way_of_passing_the_program_agrees(x):
+    def f(a):
+        return a.sum(axis=1)
+
+    jitted = jax.jit(f)
+    lowered = jitted.lower(x)
+    compiled = lowered.compile()
+    results = [
+        ah.count_collectives(f, x),
+        ah.count_collectives(jitted, x),
+        ah.count_collectives(lowered),
+        ah.count_collectives(compiled),
+        ah.count_collectives(compiled.as_text()),
+    ]
+    assert all(r.as_dict() == results[0].as_dict() for r in results)
+
+
+def test_jitted_functions_keep_their_out_shardings(mesh, x):
+    gather = jax.jit(lambda a: a * 2, out_shardings=NamedSharding(mesh, P()))
+    assert ah.count_collectives(gather, x)["all-gather"] >= 1
+    assert ah.count_collectives(jax.jit(lambda a: a * 2), x).total == 0
+
+
+def test_one_device_has_nothing_to_say():
+    one = ah.make_mesh("x", devices=jax.devices()[:1])
+    a = jax.device_put(np.ones((4, 4), np.float32), NamedSharding(one, P("x")))
+    counts = ah.count_collectives(lambda v: v.sum(), a)
+    assert counts.total == 0 and counts.participants == 1
+
+
+GPU_STYLE = """HloModule jit_step, num_partitions=4
+%async_computation (p: f32[8]) -> f32[2] {
+  %p = f32[8]{0} parameter(0)
+  ROOT %reduce-scatter.1 = f32[2]{0} reduce-scatter(f32[8]{0} %p), channel_id=3, replica_groups={{0,1,2,3}}, dimensions={0}, to_apply=%add
+}
+ENTRY %main (x: f32[8]) -> f32[8] {
+  %x = f32[8]{0} parameter(0)
+  %all-reduce-start = f32[8]{0} all-reduce-start(f32[8]{0} %x), channel_id=1, replica_groups=[2,2]<=[4], to_apply=%add
+  %all-reduce-done = f32[8]{0} all-reduce-done(f32[8]{0} %all-reduce-start)
+  %all-gather-start = (f32[2]{0}, f32[8]{0}) all-gather-start(f32[2]{0} %y), channel_id=2, replica_groups=[2,2]<=[2,2]T(1,0), dimensions={0}
+  %all-gather-done = f32[8]{0} all-gather-done(%all-gather-start)
+  %rs-start = ((f32[8]{0}), f32[2]{0}) async-start(f32[8]{0} %x), calls=%async_computation
+  %cp = f32[8]{0} collective-permute-start(f32[8]{0} %x), source_target_pairs={{0,1},{1,2},{2,3},{3,0}}
+  %r = f32[8]{0} ragged-all-to-all(f32[8]{0} %x, f32[8]{0} %x)
+  %m = f32[8]{0} all-to-all(f32[8]{0} %x), replica_groups=mesh['a'=2,'b'=2] {'b'}, dimensions={0}
+  %n = f32[8]{0} all-reduce(f32[8]{0} %x), replica_groups=mesh['a'=2,'b'=2], device_ids=([2,2]<=[2,2]T(1,0)) {'a'}, to_apply=%add
+}
+"""
+
+
+def test_text_forms_async_pairs_and_group_formats():
+    counts = ah.count_collectives(GPU_STYLE)
+    assert counts.as_dict() == {
+        "all-reduce": 2,
+        "all-gather": 1,
+        "reduce-scatter": 1,
+        "all-to-all": 1,
+        "collective-permute": 1,
+    }
+    assert counts.participants == 4
+    groups = {op.line.split(" =")[0].lstrip("%ROT "): op.groups for op in counts.ops}
+    assert groups["all-reduce-start"] == ((0, 1), (2, 3))
+    assert groups["all-gather-start"] == ((0, 2), (1, 3))
+    assert groups["reduce-scatter.1"] == ((0, 1, 2, 3),)
+    assert groups["cp"] == ((0, 1), (1, 2), (2, 3), (3, 0))
+    assert groups["m"] == ((0, 1), (2, 3))
+    # Device ids (0, 2, 1, 3) laid out on the mesh: grouping along 'a' pairs ids 0,1 and 2,3.
+    assert groups["n"] == ((0, 1), (2, 3))
+
+
+def test_sub_axes_in_mesh_groups():
+    text = (
+        "%a = f32[4]{0} all-reduce(%x), replica_groups=mesh['x'=4,'y'=2] {'x':(2)2}, to_apply=%add"
+    )
+    (op,) = ah.count_collectives(text).ops
+    assert op.groups == ((0, 4), (1, 5), (2, 6), (3, 7))
+
+
+def test_missing_groups_mean_everyone():
+    text = "HloModule m, num_partitions=3\n%a = f32[] all-reduce(f32[] %x), replica_groups={}, to_apply=%add"
+    assert ah.count_collectives(text).ops[0].groups == ((0, 1, 2),)
+
+
+def test_bad_inputs_say_what_to_pass(mesh, x):
+    with pytest.raises(TypeError, match="pass a function and its arguments"):
+        ah.count_collectives(42)
+    with pytest.raises(TypeError, match="already specialised"):
+        ah.count_collectives(jax.jit(lambda a: a).lower(x), x)
+    with pytest.raises(KeyError, match="not a collective counted here"):
+        ah.count_collectives("")["all-sum"]
+    op = ah.count_collectives(GPU_STYLE).ops[0]
+    with pytest.raises(ValueError, match="pass the mesh the program was compiled for"):
+        op.mesh_axes(ah.make_mesh("x", devices=jax.devices()[:2]))
+
+
+def test_html_and_repr(x):
+    counts = ah.count_collectives(lambda a: a.sum(axis=1), x)
+    assert "<table>" in counts._repr_html_() and "all-reduce" in repr(counts)
+    assert "<div>" in ah.count_collectives("")._repr_html_()
+
+
+def test_trivial_collectives_are_left_out_unless_asked_for():
+    one = ah.make_mesh("i", devices=jax.devices()[:1])
+    a = jax.device_put(np.ones((4, 4), np.float32), NamedSharding(one, P("i")))
+    summed = jax.shard_map(lambda b: jax.lax.psum(b, "i"), mesh=one, in_specs=P("i"), out_specs=P())
+    assert ah.count_collectives(summed, a).total == 0
+    kept = ah.count_collectives(summed, a, include_trivial=True)
+    assert kept["all-reduce"] == 1 and kept.ops[0].trivial and kept.ops[0].groups == ((0,),)
+    text = "%p = f32[4]{0} collective-permute(%x), source_target_pairs={{0,0}}"
+    assert ah.parse_collectives(text).total == 0
+    assert ah.parse_collectives(text, include_trivial=True)["collective-permute"] == 1
+
+
+def test_unreadable_groups_still_count_but_cannot_name_axes(mesh):
+    text = "%a = f32[4]{0} all-reduce(%x), replica_groups=mesh['x'=4] {'nope'}, to_apply=%add"
+    counts = ah.parse_collectives(text)
+    assert counts["all-reduce"] == 1 and counts.ops[0].groups == () and not counts.ops[0].trivial
+    with pytest.raises(ValueError, match="could not read the device groups"):
+        counts.ops[0].mesh_axes(mesh)
