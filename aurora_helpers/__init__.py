@@ -16,6 +16,7 @@ from .devices import (
     setup_devices,
 )
 from .exercises import CheckResult, ExerciseFailed, NotSolvedYet, assert_matches, check, differences
+from .machine_diagram import draw_machine
 from .mesh import balanced_shape, make_mesh
 from .notebook import NotebookSetup, setup_notebook
 from .probe import DeviceInfo, MachineReport, in_colab, probe
@@ -40,6 +41,7 @@ __all__ = [
     "check",
     "check_jax_version",
     "differences",
+    "draw_machine",
     "in_colab",
     "make_mesh",
     "probe",
