@@ -160,14 +160,14 @@ def draw_machine(
         title: the figure title; by default a one-line summary of what is drawn.
 
     Returns:
-        A :class:`matplotlib.figure.Figure` (not registered with pyplot, so nothing leaks): make
+        A :class:`matplotlib.figure.Figure`, already closed in pyplot (nothing accumulates): make
         it the last expression of a notebook cell to show it, or call ``fig.savefig(path)``.
 
     Raises:
         ValueError: no devices, or ``columns``/``max_devices`` not a positive integer.
         TypeError: an item of ``devices`` is not a JAX device.
     """
-    from matplotlib.figure import Figure
+    import matplotlib.pyplot as plt
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
     chosen = list(jax.devices() if devices is None else devices)
@@ -198,7 +198,11 @@ def draw_machine(
     width = 0.2 + per_row * (_BOX_WIDTH + _GAP) + 0.1
     height = -y + (0.4 if left_out else 0.0)
 
-    fig = Figure(figsize=(max(4.0, width * 0.95), max(2.0, height * 0.95 + 0.4)))
+    # Created through pyplot so that notebooks activate their inline display of figures, then
+    # closed at once: pyplot does not keep it (no leak, no second copy at the end of the cell),
+    # and the returned figure still renders when it is a cell's last expression.
+    fig = plt.figure(figsize=(max(4.0, width * 0.95), max(2.0, height * 0.95 + 0.4)))
+    plt.close(fig)
     ax = fig.add_subplot()
     ax.set_axis_off()
     ax.set_xlim(0, width)
