@@ -10,12 +10,12 @@ the picture against ``jax.devices()`` instead of trusting it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jax
 
 from ._display import format_bytes
+from .probe import _memory_limit  # the same reading of memory_stats() as the probe's table
 
 if TYPE_CHECKING:  # matplotlib is imported lazily: it is slow and only pictures need it
     from matplotlib.figure import Figure
@@ -29,16 +29,15 @@ _ROW_HEIGHT = 0.42
 _GAP = 0.3
 
 
-@dataclass(frozen=True)
-class _MemoryBox:
+# NamedTuples, not dataclasses: they cost far less at import time, which every notebook pays.
+class _MemoryBox(NamedTuple):
     kind: str
     is_default: bool
     size_bytes: int | None
     shared_by: int
 
 
-@dataclass(frozen=True)
-class _DeviceBox:
+class _DeviceBox(NamedTuple):
     id: int
     platform: str
     device_kind: str
@@ -50,15 +49,6 @@ class _DeviceBox:
     def height(self) -> float:
         rows = len(self.memories) if self.addressable else 1
         return _TITLE_HEIGHT + rows * _ROW_HEIGHT + 0.1
-
-
-def _memory_limit(device: Any) -> int | None:
-    try:
-        stats = device.memory_stats()
-    except Exception:  # some backends raise instead of returning None
-        return None
-    limit = stats.get("bytes_limit") if stats else None
-    return int(limit) if limit is not None else None
 
 
 def _describe(device: Any, this_process: int) -> _DeviceBox:
