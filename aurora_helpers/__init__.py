@@ -24,6 +24,7 @@ from .devices import (
     setup_devices,
 )
 from .exercises import CheckResult, ExerciseFailed, NotSolvedYet, assert_matches, check, differences
+from .machine_diagram import draw_machine
 from .mesh import balanced_shape, make_mesh
 from .notebook import NotebookSetup, setup_notebook
 from .probe import DeviceInfo, MachineReport, in_colab, probe
@@ -64,6 +65,7 @@ __all__ = [
     "count_compilations",
     "device_color",
     "differences",
+    "draw_machine",
     "draw_mesh",
     "draw_sharding",
     "draw_shardings",
