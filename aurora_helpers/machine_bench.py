@@ -51,6 +51,7 @@ class Measurement:
     """Bytes of the array moved (h2d, d2h, copy) or the matrix side n (matmul)."""
     dtype: str
     seconds: float
+    """Best (shortest) time of one operation over the repeats."""
     work: float
     """Bytes moved (a copy reads and writes: twice the array) or floating-point operations."""
     method: str
@@ -123,6 +124,17 @@ class MachineBench:
         rows = self.sweep(probe, dtype)
         return max(rows, key=lambda m: m.value) if rows else None
 
+    def headline(self, probe: str, dtype: str | None = None) -> Measurement | None:
+        """The figure to quote: bandwidths at the largest size, matmul at its best.
+
+        Small transfers and copies can run from a cache and beat the memory's bandwidth; the
+        largest size is the closest to what device memory (or the host link) sustains.
+        """
+        if probe == "matmul":
+            return self.best(probe, dtype)
+        rows = self.sweep(probe, dtype)
+        return rows[-1] if rows else None
+
     def peak_value(self, probe: str, dtype: str | None = None) -> float | None:
         """The published peak for a probe, in the probe's unit; None when unknown."""
         _check_probe(probe)
@@ -135,7 +147,7 @@ class MachineBench:
         return self.peak.bfloat16_tflops if dtype == "bfloat16" else self.peak.float32_tflops
 
     def fraction_of_peak(self, probe: str, dtype: str | None = None) -> float | None:
-        best, peak = self.best(probe, dtype), self.peak_value(probe, dtype)
+        best, peak = self.headline(probe, dtype), self.peak_value(probe, dtype)
         if best is None or not peak:
             return None
         return best.value / peak
@@ -147,8 +159,8 @@ class MachineBench:
 
     @property
     def bandwidth_roof(self) -> float | None:
-        """Best on-device bandwidth in bytes/s (the memory roof of a roofline), if measured."""
-        best = self.best("copy")
+        """On-device bandwidth in bytes/s at the largest size (a roofline's memory roof)."""
+        best = self.headline("copy")
         return best.value * 1e9 if best else None
 
     def compute_roof(self, dtype: str = "float32") -> float | None:
@@ -159,7 +171,7 @@ class MachineBench:
     def summary_rows(self) -> list[tuple[str, ...]]:
         rows = []
         for probe, dtype in self.measured():
-            best = self.best(probe, dtype)
+            best = self.headline(probe, dtype)
             assert best is not None
             peak = self.peak_value(probe, dtype)
             fraction = self.fraction_of_peak(probe, dtype)
@@ -188,7 +200,7 @@ class MachineBench:
             for m in self.sweep(probe, dtype)
         ]
 
-    _SUMMARY = ("probe", "best", "at", "published peak", "of peak", "method")
+    _SUMMARY = ("probe", "measured", "at", "published peak", "of peak", "method")
     _DETAIL = ("probe", "size", "time per op", "throughput", "method")
 
     def _title(self) -> str:
@@ -220,8 +232,9 @@ class MachineBench:
             {
                 "probe": probe,
                 "dtype": dtype,
-                "best": self.best(probe, dtype).value,  # type: ignore[union-attr]
-                "unit": self.best(probe, dtype).unit,  # type: ignore[union-attr]
+                "value": self.headline(probe, dtype).value,  # type: ignore[union-attr]
+                "size": self.headline(probe, dtype).size,  # type: ignore[union-attr]
+                "unit": self.headline(probe, dtype).unit,  # type: ignore[union-attr]
                 "peak": self.peak_value(probe, dtype),
                 "fraction_of_peak": self.fraction_of_peak(probe, dtype),
             }
@@ -267,20 +280,21 @@ def _probe_label(probe: str, dtype: str) -> str:
 
 
 def _time_op(op: Op, budget_s: float, batched: bool) -> float:
-    """Median seconds per run of ``op``. On accelerators, several runs share one sync."""
+    """Best seconds per run of ``op`` (as STREAM reports its best run: other programs on the
+    machine can only slow a run down). On accelerators, several runs share one sync."""
     if op.setup is not None:
         result = benchmark(op.run, setup=op.setup, sync=op.sync, budget_s=budget_s, min_repeats=3)
-        return result.median
+        return result.min
     single = benchmark(op.run, sync=op.sync, budget_s=budget_s / 4, min_repeats=3)
-    if not batched or not op.batchable or single.median >= 1e-3:
-        return single.median
-    batch = max(1, min(64, math.ceil(1e-3 / max(single.median, 1e-7))))
+    if not batched or not op.batchable or single.min >= 1e-3:
+        return single.min
+    batch = max(1, min(64, math.ceil(1e-3 / max(single.min, 1e-7))))
 
     def run_batch() -> list[Any]:
         return [op.run() for _ in range(batch)]
 
     result = benchmark(run_batch, sync=op.sync, budget_s=budget_s, min_repeats=3)
-    return min(single.median, result.median / batch)
+    return min(single.min, result.min / batch)
 
 
 def _validate(op: Op) -> str | None:
@@ -653,10 +667,18 @@ class TorchSuite:
         work = float(host.nbytes)
         cpu_tensor = torch.from_numpy(host)
         if self.device.type == "cpu":
-            # Host and "device" are the same memory: the transfer is a copy into a new buffer,
-            # as JAX's CPU device_put does.
+            # Host and "device" are the same memory: the transfer is a copy into another buffer, as
+            # JAX's CPU device_put does. Into a buffer allocated once: a fresh large allocation
+            # costs page faults that would swamp the copy.
+            target = torch.empty_like(cpu_tensor)
             return [
-                Op("clone()", cpu_tensor.clone, work, self._sync, self._check(host, cpu_tensor))
+                Op(
+                    "copy_ into a preallocated tensor",
+                    lambda: target.copy_(cpu_tensor),
+                    work,
+                    self._sync,
+                    self._check(host, cpu_tensor),
+                )
             ]
         ops: list[Op] = []
         if direction == "h2d":
@@ -699,9 +721,10 @@ class TorchSuite:
     def copy_op(self, nbytes: int) -> Op:
         host = _host_data(nbytes)
         x = self._torch.from_numpy(host).to(self.device)
+        y = self._torch.empty_like(x)  # written in place: no allocation inside the timed call
         return Op(
-            "x + 1",
-            lambda: x + 1,
+            "torch.add(x, 1, out=y)",
+            lambda: self._torch.add(x, 1, out=y),
             2.0 * host.nbytes,
             self._sync,
             self._check(host + np.float32(1)),
@@ -760,7 +783,7 @@ def load_suite(library: str, platform: str) -> ProbeSuite:
 
 @dataclass(frozen=True)
 class BenchComparison:
-    """Two :class:`MachineBench` results, probe by probe (best throughput of each)."""
+    """Two :class:`MachineBench` results, probe by probe (each one's :meth:`~MachineBench.headline`)."""
 
     first: MachineBench
     second: MachineBench
@@ -771,7 +794,7 @@ class BenchComparison:
 
     def ratio(self, probe: str, dtype: str | None = None) -> float | None:
         """First library's best divided by the second's; None when either did not measure it."""
-        a, b = self.first.best(probe, dtype), self.second.best(probe, dtype)
+        a, b = self.first.headline(probe, dtype), self.second.headline(probe, dtype)
         if a is None or b is None or b.value == 0:
             return None
         return a.value / b.value
@@ -784,7 +807,7 @@ class BenchComparison:
     def rows(self) -> list[tuple[str, ...]]:
         rows = []
         for probe, dtype in self.first.measured():
-            a, b = self.first.best(probe, dtype), self.second.best(probe, dtype)
+            a, b = self.first.headline(probe, dtype), self.second.headline(probe, dtype)
             ratio = self.ratio(probe, dtype)
             rows.append(
                 (
@@ -803,7 +826,7 @@ class BenchComparison:
     def __str__(self) -> str:
         title = (
             f"Side by side on {self.first.device_kind}: {self.first.library} vs "
-            f"{self.second.library} (best of each sweep)"
+            f"{self.second.library} (bandwidth at the largest size, matmul at its best)"
         )
         parts = [title, text_table(self._headers(), self.rows())]
         parts += [f"note ({self.second.library}): {n}" for n in self.second.notes]

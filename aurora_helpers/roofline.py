@@ -217,7 +217,8 @@ def measure_roofline(
     dtype: str = "float32",
     budget_s: float = 0.05,
 ) -> Roofline:
-    """Time each operation and place it under the roofs measured by ``bench``.
+    """Time each operation (best of its repeats, like the probes) and place it under the roofs
+    measured by ``bench``.
 
     ``bench`` defaults to a quick :func:`measure_machine` of the copy and matmul probes. ``ops``
     defaults to :func:`roofline_ops`.
@@ -238,7 +239,7 @@ def measure_roofline(
             op.name,
             op.flops,
             op.bytes,
-            benchmark(op.fn, *op.args, name=op.name, budget_s=budget_s, min_repeats=3).median,
+            benchmark(op.fn, *op.args, name=op.name, budget_s=budget_s, min_repeats=3).min,
         )
         for op in ops
     )

@@ -10,7 +10,6 @@ spread. :func:`timing_mistakes` measures the usual wrong ways next to the right 
 from __future__ import annotations
 
 import gc
-import html
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -242,12 +241,17 @@ def benchmark(
 
 @dataclass(frozen=True)
 class Mistake:
-    """One wrong way to time, the figure it gives, and what it really measured."""
+    """One wrong way to time, the figures it gives, and what it really measured."""
 
     key: str
-    wrong: float
-    """Seconds the wrong method reports (median where it was repeated)."""
+    times: tuple[float, ...]
+    """Seconds the wrong method reports, one per try."""
     measures: str
+
+    @property
+    def wrong(self) -> float:
+        """The median of :attr:`times`: what the wrong method typically reports."""
+        return statistics.median(self.times)
 
 
 @dataclass(frozen=True)
@@ -258,15 +262,27 @@ class MistakesReport:
     right: BenchResult
     mistakes: tuple[Mistake, ...] = field(default_factory=tuple)
 
-    def __getitem__(self, key: str) -> float:
+    def mistake(self, key: str) -> Mistake:
         for m in self.mistakes:
             if m.key == key:
-                return m.wrong
+                return m
         raise KeyError(f"no mistake {key!r}; there are {[m.key for m in self.mistakes]}")
 
-    def factor(self, key: str) -> float:
-        """Wrong figure divided by the right (median) one: <1 flatters, >1 exaggerates."""
-        return self[key] / self.right.median
+    def __getitem__(self, key: str) -> float:
+        return self.mistake(key).wrong
+
+    def factor(self, key: str, stat: str = "median") -> float:
+        """Wrong figure divided by the right one: <1 flatters, >1 exaggerates.
+
+        ``stat="median"`` compares typical figures (the table shows these); ``stat="min"``
+        compares the fastest try of each, which a busy machine disturbs least: use it to check
+        that a gap is real.
+        """
+        if stat == "median":
+            return self[key] / self.right.median
+        if stat == "min":
+            return min(self.mistake(key).times) / self.right.min
+        raise ValueError(f"stat must be 'median' or 'min', got {stat!r}")
 
     def _rows(self) -> list[tuple[str, str, str, str]]:
         rows = [
@@ -292,7 +308,7 @@ class MistakesReport:
 
     def _repr_html_(self) -> str:
         return html_table(
-            self._HEADERS, self._rows(), caption=f"Timing {html.escape(self.name)}: wrong vs right"
+            self._HEADERS, self._rows(), caption=f"Timing {self.name}: wrong vs right"
         )
 
 
@@ -311,21 +327,14 @@ def timing_mistakes(
     - ``"host conversion"``: ``np.array(fn(*args))``, which adds copying the result into a new
       NumPy array on the host (and, on an accelerator, the device-to-host transfer).
 
-    The right figure is :func:`benchmark`'s median.
+    The right figure is the median of steady-state calls, each waited for, as in :func:`benchmark`.
+    The calls repeat for ``budget_s`` seconds; each one yields the right figure and the "no block"
+    and "host conversion" figures at once.
     """
     if compiles < 1:
         raise ValueError(f"compiles must be >= 1, got {compiles}")
     label = name or _name_of(fn)
-    right = benchmark(fn, *args, name=label, budget_s=budget_s)
     perf = time.perf_counter
-    repeats = max(5, min(right.count, 200))
-
-    dispatch: list[float] = []
-    for _ in range(repeats):
-        t0 = perf()
-        out = fn(*args)
-        dispatch.append(perf() - t0)
-        _block(out)  # wait outside the (wrong) timed region, so calls do not pile up
 
     compiled: list[float] = []
     for _ in range(compiles):
@@ -333,28 +342,42 @@ def timing_mistakes(
         t0 = perf()
         _block(fresh(*args))
         compiled.append(perf() - t0)
+    _block(fn(*args))  # warm-up of the function itself
 
+    # One call serves all three figures: the clock is read when the call returns (what a timer
+    # that does not wait reports), when the output is ready (the right figure), and when it has
+    # been converted to NumPy (what a timer around `np.array(f(x))` reports). Pairing them in one
+    # call keeps a machine that gets busier or quieter from skewing one figure against another.
+    right: list[float] = []
+    dispatch: list[float] = []
     converted: list[float] = []
-    for _ in range(repeats):
+    start = perf()
+    while len(right) < 5 or (perf() - start < budget_s and len(right) < 10_000):
         t0 = perf()
-        np.array(fn(*args))
-        converted.append(perf() - t0)
+        out = fn(*args)
+        t1 = perf()
+        _block(out)
+        t2 = perf()
+        np.array(out)
+        t3 = perf()
+        del out  # let the buffer go before the next call
+        dispatch.append(t1 - t0)
+        right.append(t2 - t0)
+        converted.append(t3 - t0)
 
     return MistakesReport(
         name=label,
-        right=right,
+        right=BenchResult(label, tuple(right), first_call=compiled[0], budget_s=budget_s),
         mistakes=(
-            Mistake(
-                "no block", statistics.median(dispatch), "only the dispatch: queueing the work"
-            ),
+            Mistake("no block", tuple(dispatch), "only the dispatch: queueing the work"),
             Mistake(
                 "compile included",
-                statistics.median(compiled),
+                tuple(compiled),
                 "tracing + compiling + one run (a first call)",
             ),
             Mistake(
                 "host conversion",
-                statistics.median(converted),
+                tuple(converted),
                 "the work + copying the result into a new NumPy array",
             ),
         ),

@@ -244,3 +244,20 @@ def test_cli_bench_text(fresh_python):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "measured values only" in out and "matmul bfloat16" in out and "time per op" in out
+
+
+def test_headline_is_largest_size_for_bandwidth_and_best_for_matmul():
+    rows = (
+        ah.Measurement("copy", 1 << 16, "float32", 1.0, 50e9, "m"),  # from a cache: fast
+        ah.Measurement("copy", 1 << 24, "float32", 1.0, 20e9, "m"),
+        ah.Measurement("matmul", 256, "float32", 1.0, 2e12, "m"),
+        ah.Measurement("matmul", 512, "float32", 1.0, 1e12, "m"),
+    )
+    bench = ah.MachineBench("jax 0", "cpu", "cpu", rows, None)
+    assert bench.best("copy").value == pytest.approx(50)
+    assert bench.headline("copy").value == pytest.approx(20)
+    assert bench.bandwidth_roof == pytest.approx(20e9)
+    assert bench.headline("matmul", "float32").size == 256
+    assert bench.compute_roof("float32") == pytest.approx(2e12)
+    assert bench.sweep("copy")[0].size_label == "64.0 KiB"
+    assert bench.sweep("matmul")[0].size_label == "n=256"
