@@ -45,7 +45,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     suite = JaxSuite()
     sizes, matmul_sizes = default_sizes(suite.platform, args.quick)
-    budget = args.budget if args.budget is not None else (0.03 if args.quick else 0.15)
+    budget = args.budget if args.budget is not None else (0.02 if args.quick else 0.15)
 
     def measure(s: object) -> object:
         return run_probes(s, sizes=sizes, matmul_sizes=matmul_sizes, budget_s=budget)  # type: ignore[arg-type]
