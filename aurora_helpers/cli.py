@@ -37,6 +37,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         COMPARE_LIBRARIES,
         ComparisonUnavailable,
         JaxSuite,
+        MachineBench,
+        ProbeSuite,
         compare_benches,
         default_sizes,
         load_suite,
@@ -47,11 +49,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     sizes, matmul_sizes = default_sizes(suite.platform, args.quick)
     budget = args.budget if args.budget is not None else (0.02 if args.quick else 0.15)
 
-    def measure(s: object) -> object:
-        return run_probes(s, sizes=sizes, matmul_sizes=matmul_sizes, budget_s=budget)  # type: ignore[arg-type]
+    def measure(s: ProbeSuite) -> MachineBench:
+        return run_probes(s, sizes=sizes, matmul_sizes=matmul_sizes, budget_s=budget)
 
     status = 0
-    others = []
+    others: list[ProbeSuite] = []
     wanted = (
         list(COMPARE_LIBRARIES)
         if args.compare == "auto"
@@ -70,16 +72,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     results = [measure(suite)] + [measure(other) for other in others]
     if args.json:
-        data = {"results": [r.to_dict() for r in results]}  # type: ignore[attr-defined]
+        data = {"results": [r.to_dict() for r in results]}
         print(json.dumps(data, indent=2, default=str))
         return status
     for result in results:
         print(result)
         if args.detail:
-            print(result.details())  # type: ignore[attr-defined]
+            print(result.details())
         print()
     for other in results[1:]:
-        print(compare_benches(results[0], other))  # type: ignore[arg-type]
+        print(compare_benches(results[0], other))
         print()
     return status
 

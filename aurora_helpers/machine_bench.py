@@ -411,7 +411,7 @@ def run_probes(
         device_kind=suite.device_kind,
         measurements=tuple(measurements),
         peak=peak_for(suite.device_kind) if suite.platform != "cpu" else None,
-        notes=tuple(dict.fromkeys(notes)),
+        notes=tuple(dict.fromkeys([*getattr(suite, "notes", ()), *notes])),
     )
 
 
@@ -419,7 +419,7 @@ def default_sizes(platform: str, quick: bool = False) -> tuple[tuple[int, ...], 
     """(transfer sizes in bytes, matmul sizes) suited to a platform; ``quick`` for notebooks."""
     if platform == "cpu":
         if quick:
-            return (2**16, 2**18, 2**20, 2**22), (128, 256, 512)
+            return (2**16, 2**19, 2**22), (128, 512)
         return (2**18, 2**20, 2**22, 2**24), (256, 512, 1024)
     if quick:
         return (2**20, 2**22, 2**24, 2**26), (1024, 2048, 4096)
@@ -657,6 +657,10 @@ class TorchSuite:
             self.device = torch.device("cpu")
             self.device_kind = "cpu"
             self.batched = False
+            self.notes = (
+                f"PyTorch uses {torch.get_num_threads()} CPU threads (torch.get_num_threads()); "
+                "on a machine busy with other work, multi-threaded CPU figures vary a lot",
+            )
         else:
             raise ComparisonUnavailable(f"PyTorch cannot run on JAX's {platform!r} devices")
 
@@ -840,9 +844,7 @@ class BenchComparison:
             f"Side by side on {self.first.device_kind}: {self.first.library} vs "
             f"{self.second.library} (bandwidth at the largest size, matmul at its best)"
         )
-        parts = [title, text_table(self._headers(), self.rows())]
-        parts += [f"note ({self.second.library}): {n}" for n in self.second.notes]
-        return "\n".join(parts)
+        return title + "\n" + text_table(self._headers(), self.rows())
 
     __repr__ = __str__
 
