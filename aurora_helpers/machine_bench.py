@@ -310,10 +310,18 @@ def _time_op(op: Op, budget_s: float, batched: bool) -> float:
 
 
 def _validate(op: Op) -> str | None:
-    args = tuple(op.setup()) if op.setup is not None else ()
-    out = op.run(*args)
-    op.sync(out)
-    return op.check(out)
+    """Run ``op`` once and say what is wrong with it (None when it is right).
+
+    A method the runtime does not support here (it raises) is reported, not fatal: the probes
+    then use the other methods.
+    """
+    try:
+        args = tuple(op.setup()) if op.setup is not None else ()
+        out = op.run(*args)
+        op.sync(out)
+        return op.check(out)
+    except Exception as err:  # e.g. a memory kind this backend cannot copy into
+        return f"failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
 
 
 def run_probes(

@@ -327,9 +327,9 @@ def timing_mistakes(
     - ``"host conversion"``: ``np.array(fn(*args))``, which adds copying the result into a new
       NumPy array on the host (and, on an accelerator, the device-to-host transfer).
 
-    The right figure is the median of steady-state calls, each waited for, as in :func:`benchmark`.
-    The calls repeat for ``budget_s`` seconds; each one yields the right figure and the "no block"
-    and "host conversion" figures at once.
+    The right figure is the median of steady-state calls, each waited for, as in :func:`benchmark`;
+    the same calls give the "no block" figure, and "host conversion" calls take turns with them
+    for ``budget_s`` seconds.
     """
     if compiles < 1:
         raise ValueError(f"compiles must be >= 1, got {compiles}")
@@ -344,10 +344,10 @@ def timing_mistakes(
         compiled.append(perf() - t0)
     _block(fn(*args))  # warm-up of the function itself
 
-    # One call serves all three figures: the clock is read when the call returns (what a timer
-    # that does not wait reports), when the output is ready (the right figure), and when it has
-    # been converted to NumPy (what a timer around `np.array(f(x))` reports). Pairing them in one
-    # call keeps a machine that gets busier or quieter from skewing one figure against another.
+    # Rounds of three calls, so that all figures see the machine in the same state: a call timed
+    # to when it returns (what a timer that does not wait reports) and to when its output is
+    # ready (the right figure); a call timed around `np.array(f(x))`; and an untimed call, which
+    # absorbs the slower next dispatch that converting a result to NumPy can cause.
     right: list[float] = []
     dispatch: list[float] = []
     converted: list[float] = []
@@ -358,12 +358,13 @@ def timing_mistakes(
         t1 = perf()
         _block(out)
         t2 = perf()
-        np.array(out)
-        t3 = perf()
-        del out  # let the buffer go before the next call
         dispatch.append(t1 - t0)
         right.append(t2 - t0)
-        converted.append(t3 - t0)
+        del out
+        t0 = perf()
+        np.array(fn(*args))
+        converted.append(perf() - t0)
+        _block(fn(*args))
 
     return MistakesReport(
         name=label,

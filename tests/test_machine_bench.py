@@ -42,7 +42,11 @@ class FakeSuite:
                 "shares memory with the source" if np.shares_memory(out, src) else _same(src)(out)
             )
 
+        def unsupported():
+            raise RuntimeError("memory kind not supported here")
+
         return [
+            Op("unsupported", unsupported, src.nbytes, lambda o: o, not_shared),
             Op("view (no copy)", lambda: src.view(), src.nbytes, lambda o: o, not_shared),
             Op("broken copy", lambda: src * 0, src.nbytes, lambda o: o, _same(src)),
             Op(f"{direction} copy", src.copy, src.nbytes, lambda o: o, not_shared),
@@ -79,6 +83,7 @@ def test_driver_skips_wrong_methods_and_says_why():
     notes = "\n".join(bench.notes)
     assert "view (no copy)" in notes and "shares memory" in notes
     assert "broken copy" in notes and "wrong values" in notes
+    assert "unsupported" in notes and "RuntimeError: memory kind not supported" in notes
     assert bench.best("copy").value == pytest.approx(1.0)
     assert bench.best("matmul", "float32").value == pytest.approx(1.0)
     assert bench.peak is None and bench.fraction_of_peak("copy") is None
