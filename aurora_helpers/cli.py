@@ -1,4 +1,4 @@
-"""The ``aurora`` command: ``probe``, ``run`` and ``student``."""
+"""The ``aurora`` command: ``probe``, ``bench``, ``run`` and ``student``."""
 
 from __future__ import annotations
 
@@ -25,6 +25,65 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     else:
         print(report)
     return 0 if report.jax_supported else 1
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import json
+
+    from .devices import setup_devices
+
+    setup_devices(args.devices)
+    from .machine_bench import (
+        COMPARE_LIBRARIES,
+        ComparisonUnavailable,
+        JaxSuite,
+        MachineBench,
+        ProbeSuite,
+        compare_benches,
+        default_sizes,
+        load_suite,
+        run_probes,
+    )
+
+    suite = JaxSuite()
+    sizes, matmul_sizes = default_sizes(suite.platform, args.quick)
+    budget = args.budget if args.budget is not None else (0.02 if args.quick else 0.15)
+
+    def measure(s: ProbeSuite) -> MachineBench:
+        return run_probes(s, sizes=sizes, matmul_sizes=matmul_sizes, budget_s=budget)
+
+    status = 0
+    others: list[ProbeSuite] = []
+    wanted = (
+        list(COMPARE_LIBRARIES)
+        if args.compare == "auto"
+        else ([args.compare] if args.compare else [])
+    )
+    for library in wanted:
+        try:
+            others.append(load_suite(library, suite.platform))
+        except (ModuleNotFoundError, ComparisonUnavailable) as err:
+            explicit = args.compare != "auto"
+            print(f"aurora bench: {'error' if explicit else 'note'}: {err}", file=sys.stderr)
+            if explicit:
+                status = 1
+    if status:
+        return status  # the comparison asked for cannot run: say so before spending time
+
+    results = [measure(suite)] + [measure(other) for other in others]
+    if args.json:
+        data = {"results": [r.to_dict() for r in results]}
+        print(json.dumps(data, indent=2, default=str))
+        return status
+    for result in results:
+        print(result)
+        if args.detail:
+            print(result.details())
+        print()
+    for other in results[1:]:
+        print(compare_benches(results[0], other))
+        print()
+    return status
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -71,6 +130,30 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--html", action="store_true", help="print an HTML table")
     p.set_defaults(func=_cmd_probe)
+
+    b = sub.add_parser(
+        "bench",
+        help="measure transfers, on-device bandwidth and matmul throughput",
+        description="Measure host<->device transfers, on-device bandwidth and matmul throughput "
+        "with JAX, against published peaks where known; optionally the same with another library.",
+    )
+    b.add_argument(
+        "--devices", type=int, default=1, help="simulated CPU devices (default 1; CPU only)"
+    )
+    b.add_argument("--quick", action="store_true", help="small sizes and short budgets")
+    b.add_argument(
+        "--budget", type=float, default=None, metavar="SECONDS", help="timing budget per point"
+    )
+    b.add_argument(
+        "--compare",
+        choices=["torch", "auto"],
+        default=None,
+        help="also measure with this library, side by side; 'auto' uses whichever is installed "
+        "(a missing library is an error only when named)",
+    )
+    b.add_argument("--detail", action="store_true", help="print every size of every sweep")
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.set_defaults(func=_cmd_bench)
 
     r = sub.add_parser("run", help="execute the course into a build folder")
     r.add_argument(

@@ -42,3 +42,12 @@ def test_select_notebooks():
     assert select_notebooks(paths, ["a1"]) == [paths[3]]
     with pytest.raises(ValueError, match="no notebook numbered 07; the course has 00, 01, 03, A1"):
         select_notebooks(paths, ["07"])
+
+
+def test_public_api_resolves_and_lazy_names_are_public():
+    import aurora_helpers as ah
+
+    for name in ah.__all__:
+        assert getattr(ah, name) is not None, name
+    assert set(ah._LAZY) <= set(ah.__all__)
+    assert len(set(ah.__all__)) == len(ah.__all__)
