@@ -8,6 +8,16 @@ count. Heavy modules (matplotlib, papermill) are imported only by the functions 
 from __future__ import annotations
 
 from ._support import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
+from .cluster import (
+    ClusterError,
+    ClusterProcessError,
+    ClusterRun,
+    ClusterStartError,
+    ClusterTimeout,
+    LocalCluster,
+    run_cluster,
+)
+from .cluster_magic import load_cluster_magic
 from .devices import (
     DEFAULT_SIMULATED_DEVICES,
     DEVICES_ENV_VAR,
@@ -29,9 +39,15 @@ __all__ = [
     "JAX_REQUIREMENT",
     "JAX_UPPER_EXCLUSIVE",
     "CheckResult",
+    "ClusterError",
+    "ClusterProcessError",
+    "ClusterRun",
+    "ClusterStartError",
+    "ClusterTimeout",
     "DeviceInfo",
     "DeviceSetupError",
     "ExerciseFailed",
+    "LocalCluster",
     "MachineReport",
     "NotSolvedYet",
     "NotebookSetup",
@@ -41,9 +57,11 @@ __all__ = [
     "check_jax_version",
     "differences",
     "in_colab",
+    "load_cluster_magic",
     "make_mesh",
     "probe",
     "requested_device_count",
+    "run_cluster",
     "setup_devices",
     "setup_notebook",
 ]
