@@ -199,11 +199,8 @@ def main(argv: list[str]) -> int:
         try:
             task = pickle.loads((run_dir / f"task-{task_id}.pkl").read_bytes())
             report = {"ok": True, "value": _to_host(_run_task(task))}
-        except SystemExit as err:
-            if err.code in (None, 0):
-                report = {"ok": True, "value": None}
-            else:
-                report = _failure(err)
+        except SystemExit as err:  # sys.exit() in a program: fine when it reports success
+            report = {"ok": True, "value": None} if err.code in (None, 0) else _failure(err)
         except BaseException as err:
             report = _failure(err)
         sys.stdout.flush()

@@ -17,6 +17,7 @@ failure or the cluster. Nothing here builds a shell command: workers start from 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -246,17 +247,13 @@ class _Workers:
             return
         self.alive = False
         for proc in self.procs:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the worker and anything it started
-            except (ProcessLookupError, PermissionError):
-                pass
         for proc in self.procs:
             proc.wait()
             if proc.stdin is not None:
-                try:
+                with contextlib.suppress(OSError):
                     proc.stdin.close()
-                except OSError:
-                    pass
         for out, err in self.files:
             out.close()
             err.close()

@@ -308,7 +308,7 @@ def test_a_stubbed_exercise_is_not_solved_yet(marker):
 
 
 def test_a_global_array_result_names_the_fix(marker):
-    with pytest.raises(ah.ClusterProcessError, match="not fully addressable.*process_allgather"):
+    with pytest.raises(ah.ClusterProcessError, match=r"not fully addressable.*process_allgather"):
         ah.run_cluster(programs.global_array, env={MARKER: marker})
 
 
@@ -339,7 +339,8 @@ def test_cell_magic_runs_and_stores(marker):
 
 def test_load_cluster_magic_registers_a_cell_magic():
     class FakeShell:
-        user_ns: dict = {}
+        def __init__(self):
+            self.user_ns: dict = {}
 
         def register_magic_function(self, function, magic_kind, magic_name):
             self.registered = (function, magic_kind, magic_name)
