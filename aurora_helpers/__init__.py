@@ -7,17 +7,9 @@ count. Heavy modules (matplotlib, papermill) are imported only by the functions 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._support import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
-from .cluster import (
-    ClusterError,
-    ClusterProcessError,
-    ClusterRun,
-    ClusterStartError,
-    ClusterTimeout,
-    LocalCluster,
-    run_cluster,
-)
-from .cluster_magic import load_cluster_magic
 from .devices import (
     DEFAULT_SIMULATED_DEVICES,
     DEVICES_ENV_VAR,
@@ -30,7 +22,49 @@ from .mesh import balanced_shape, make_mesh
 from .notebook import NotebookSetup, setup_notebook
 from .probe import DeviceInfo, MachineReport, in_colab, probe
 
+if TYPE_CHECKING:
+    from .cluster import (
+        ClusterError,
+        ClusterProcessError,
+        ClusterRun,
+        ClusterStartError,
+        ClusterTimeout,
+        LocalCluster,
+        run_cluster,
+    )
+    from .cluster_magic import load_cluster_magic
+
 __version__ = "0.1.0"
+
+# Names from modules that only some notebooks need, imported on first use so that
+# `import aurora_helpers` stays fast (module __getattr__, PEP 562).
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "ClusterError",
+            "ClusterProcessError",
+            "ClusterRun",
+            "ClusterStartError",
+            "ClusterTimeout",
+            "LocalCluster",
+            "run_cluster",
+        ),
+        ".cluster",
+    ),
+    "load_cluster_magic": ".cluster_magic",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_SIMULATED_DEVICES",

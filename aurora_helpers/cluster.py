@@ -668,9 +668,11 @@ class LocalCluster:
         finished = [r for r, rep in enumerate(reports) if rep is not None]
         waiting = [r for r, rep in enumerate(reports) if rep is None]
         what = "start and join the cluster" if phase == "start" else "finish"
+        done = ", ".join(map(str, finished)) or "none"
         message = (
-            f"the processes did not {what} within {limit:g} s: rank(s) {waiting} still busy, "
-            f"rank(s) {finished} done. All {self.processes} processes were stopped."
+            f"the processes did not {what} within {limit:g} s. Still busy: rank(s) "
+            f"{', '.join(map(str, waiting))}; finished: {done}. All {self.processes} "
+            "processes were stopped."
         )
         printed = _labelled(stdout)
         if printed:

@@ -433,3 +433,24 @@ def test_cluster_run_text_hides_gloo_chatter_but_keeps_it():
     assert "[rank 0] a" in text and "[rank 1] b" in text and "[rank 0 stderr] warn" in text
     assert "Gloo" not in text and "Gloo" in run.stderr[0]
     assert "[rank 0 result] 1" in text and "rank 1 result" not in text
+
+
+def test_the_launcher_is_imported_only_when_used(fresh_python):
+    out = fresh_python(
+        """
+        import sys
+        import aurora_helpers as ah
+        assert "aurora_helpers.cluster" not in sys.modules
+        assert ah.LocalCluster.__module__ == "aurora_helpers.cluster"
+        assert "aurora_helpers.cluster" in sys.modules and "LocalCluster" in dir(ah)
+        assert ah.load_cluster_magic.__module__ == "aurora_helpers.cluster_magic"
+        assert set(ah.__all__) <= set(dir(ah)) | set(ah._LAZY)
+        try:
+            ah.no_such_name
+        except AttributeError as err:
+            assert "no_such_name" in str(err)
+        else:
+            raise AssertionError("expected AttributeError")
+        """
+    )
+    assert out.returncode == 0, out.stderr
