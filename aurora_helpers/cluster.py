@@ -39,7 +39,12 @@ DEFAULT_START_TIMEOUT = 90.0
 #: Launchers whose environment :class:`LocalCluster` can imitate (see ``imitate``).
 IMITATIONS = ("slurm",)
 _PORT_ATTEMPTS = 3
-_PORT_BUSY = "Failed to start RPC server"  # what rank 0 reports when its port is taken
+# What rank 0 reports (as an exception, or in its log before it crashes) when its port is taken.
+_PORT_BUSY = (
+    "Failed to start RPC server",
+    "Failed to add port to server",
+    "Address already in use",
+)
 _WORKER = Path(__file__).with_name("_cluster_worker.py")
 _GLOO_CHATTER = re.compile(r"\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
 
@@ -630,7 +635,7 @@ class LocalCluster:
                     "\n\nHint: a program runs in fresh processes; import what it uses inside "
                     "it and pass data through args."
                 )
-        port_taken = rank == 0 and (_PORT_BUSY in message or "Address already in use" in stderr[0])
+        port_taken = rank == 0 and any(m in message or m in stderr[0] for m in _PORT_BUSY)
         if phase == "start":
             error = ClusterStartError(f"the cluster could not start: {message}", stdout, stderr)
             error.port_taken = port_taken
