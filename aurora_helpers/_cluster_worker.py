@@ -197,6 +197,15 @@ def _start(spec: dict[str, Any], rank: int) -> None:
 def main(argv: list[str]) -> int:
     run_dir, rank = Path(argv[0]), int(argv[1])
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    # Commands arrive on stdin; move them to another descriptor so that a program reading
+    # stdin (input(), sys.stdin) sees an empty file instead of eating the launcher's commands.
+    commands = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), 0)
+    # Running as a script put this package's directory first on sys.path; its module names
+    # (cluster, probe, ...) must not shadow a program's imports.
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(_THIS_FILE):
+        del sys.path[0]
     spec = json.loads((run_dir / "spec.json").read_text())
     for entry in reversed(spec["sys_path"]):
         if entry not in sys.path:
@@ -211,7 +220,7 @@ def main(argv: list[str]) -> int:
     import jax
 
     _write(run_dir / f"ready-{rank}.pkl", {"ok": True, "pid": os.getpid()})
-    for line in sys.stdin:
+    for line in commands:
         command = line.strip()
         if command == "exit":
             break

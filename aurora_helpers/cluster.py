@@ -371,6 +371,10 @@ class LocalCluster:
         imitate: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
+        if os.name != "posix":
+            raise ClusterStartError(
+                "LocalCluster needs a POSIX system (Linux, macOS); on Windows use WSL or Colab"
+            )
         self.processes = _positive_int("processes", processes)
         self.devices_per_process = _positive_int("devices_per_process", devices_per_process)
         self.timeout = _positive_float("timeout", timeout)
@@ -400,6 +404,17 @@ class LocalCluster:
     def pids(self) -> tuple[int, ...]:
         """Process ids of the running workers, by rank (empty when not running)."""
         return tuple(p.pid for p in self._workers.procs) if self.running else ()
+
+    @property
+    def exit_codes(self) -> tuple[int | None, ...]:
+        """How the processes of the last start ended, by rank (empty while they run).
+
+        0: the process left through ``jax.distributed.shutdown()`` (a clean :meth:`close`);
+        negative: it was killed by that signal (``-9``: stopped after a failure or timeout).
+        """
+        if self._workers is None or self.running:
+            return ()
+        return tuple(p.returncode for p in self._workers.procs)
 
     def start(self) -> LocalCluster:
         """Start the processes and wait until all have joined; retries if the port was taken."""

@@ -34,8 +34,8 @@ def _parser() -> Any:
             raise ValueError(f"%%cluster: {message}. Usage: {self.format_usage().strip()}")
 
     parser = Parser(prog="%%cluster", add_help=False)
-    parser.add_argument("-n", "--processes", type=int, default=2)
-    parser.add_argument("-d", "--devices", type=int, default=2, help="CPU devices per process")
+    parser.add_argument("-n", "--processes", type=int)
+    parser.add_argument("-d", "--devices", type=int, help="CPU devices per process")
     parser.add_argument("-t", "--timeout", type=float, default=DEFAULT_TIMEOUT)
     parser.add_argument("--on", metavar="NAME", help="a LocalCluster in the notebook to run on")
     parser.add_argument("--out", metavar="NAME", help="also store the ClusterRun as NAME")
@@ -52,6 +52,11 @@ def cluster_cell(line: str, cell: str, namespace: dict[str, Any]) -> ClusterRun:
         raise ValueError(f"%%cluster --out {options.out}: not a valid Python name")
     try:
         if options.on is not None:
+            if options.processes or options.devices or options.imitate:
+                raise ValueError(
+                    "%%cluster: -n, -d and --imitate describe a new cluster; --on runs on an "
+                    "existing one, whose shape is already set"
+                )
             cluster = namespace.get(options.on)
             if not isinstance(cluster, LocalCluster):
                 raise ValueError(
@@ -62,8 +67,8 @@ def cluster_cell(line: str, cell: str, namespace: dict[str, Any]) -> ClusterRun:
         else:
             run = run_cluster(
                 cell,
-                processes=options.processes,
-                devices_per_process=options.devices,
+                processes=2 if options.processes is None else options.processes,
+                devices_per_process=2 if options.devices is None else options.devices,
                 timeout=options.timeout,
                 imitate=options.imitate,
             )

@@ -175,9 +175,56 @@ def test_a_failed_cluster_restarts_on_the_next_run(marker):
 def test_close_and_context_exit_leave_no_process(marker):
     with ah.LocalCluster(2, 1, env={MARKER: marker}) as cluster:
         pids = cluster.pids
-        assert len(pids) == 2 and _marked_processes(marker)
+        assert len(pids) == 2 and _marked_processes(marker) and cluster.exit_codes == ()
     assert not cluster.running and all(_gone(pid) for pid in pids)
+    assert cluster.exit_codes == (0, 0)  # both left through jax.distributed.shutdown()
     cluster.close()  # closing twice is harmless
+
+
+def test_failure_exit_codes_say_killed(marker):
+    cluster = ah.LocalCluster(2, 1, env={MARKER: marker})
+    with pytest.raises(ah.ClusterProcessError):
+        cluster.run(programs.raise_on, args=(0,))
+    assert cluster.exit_codes[1] == -signal.SIGKILL  # rank 1 was sleeping: it was stopped
+
+
+def test_a_forgotten_cluster_is_killed_when_collected(marker):
+    import gc
+
+    cluster = ah.LocalCluster(2, 1, env={MARKER: marker}).start()
+    pids = cluster.pids
+    del cluster
+    gc.collect()
+    assert all(_gone(pid) for pid in pids)
+
+
+def test_workers_end_when_the_launcher_is_killed(marker):
+    """Even a kernel killed outright (no cleanup code runs) leaves no worker behind."""
+    script = textwrap.dedent(
+        f"""
+        import aurora_helpers as ah
+        cluster = ah.LocalCluster(2, 1, env={{"{MARKER}": "{marker}"}}).start()
+        print(*cluster.pids, flush=True)
+        import time
+        time.sleep(60)
+        """
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    pids = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while _marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marked_processes(marker) == []
 
 
 def test_keyboard_interrupt_stops_every_worker(marker):
@@ -307,6 +354,24 @@ def test_a_stubbed_exercise_is_not_solved_yet(marker):
         assert result.status == "not solved yet"
 
 
+def test_programs_cannot_read_the_command_channel_or_shadowing_modules(marker):
+    code = textwrap.dedent(
+        """
+        import sys
+        here = sys.stdin.read()  # the launcher's commands must not show up here
+        try:
+            import probe  # aurora_helpers/probe.py must not be importable as a top-level name
+            shadowed = True
+        except ImportError:
+            shadowed = False
+        result = (here, shadowed)
+        """
+    )
+    with ah.LocalCluster(2, 1, env={MARKER: marker}) as cluster:
+        assert cluster.run(code).results == (("", False), ("", False))
+        assert cluster.run("result = 1").results == (1, 1)  # commands still arrive
+
+
 def test_a_global_array_result_names_the_fix(marker):
     with pytest.raises(ah.ClusterProcessError, match=r"not fully addressable.*process_allgather"):
         ah.run_cluster(programs.global_array, env={MARKER: marker})
@@ -329,6 +394,8 @@ def test_cell_magic_runs_and_stores(marker):
     assert failed_ns["failed"] is info.value and info.value.exception_type == "KeyError"
     with pytest.raises(ValueError, match="not a valid Python name"):
         cluster_cell("--out 1x", "pass", namespace)
+    with pytest.raises(ValueError, match="--on runs on an existing one"):
+        cluster_cell("--on c -n 3", "pass", namespace)
     with pytest.raises(ValueError, match="no LocalCluster named 'nope'"):
         cluster_cell("--on nope", "pass", namespace)
     with pytest.raises(ValueError, match="unrecognized arguments"):
