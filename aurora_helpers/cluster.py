@@ -437,6 +437,8 @@ class LocalCluster:
     def _start_once(self, port: int) -> None:
         import tempfile
 
+        from .notebook import strict_mode
+
         run_dir = Path(tempfile.mkdtemp(prefix="aurora-cluster-"))
         workers = _Workers(run_dir)
         self._workers = workers
@@ -449,7 +451,7 @@ class LocalCluster:
             "imitate": self.imitate,
             "init_timeout": max(1, int(self.start_timeout)),
             "sys_path": [os.path.abspath(p or os.curdir) for p in sys.path],
-            "strict": os.environ.get("AURORA_STRICT", "").strip() not in ("", "0", "false"),
+            "strict": strict_mode(),  # deprecations in programs are errors, as in notebooks
         }
         (run_dir / "spec.json").write_text(json.dumps(spec))
         try:
