@@ -251,7 +251,9 @@ class _Workers:
         if not self.alive:
             return
         self.alive = False
-        for proc in self.procs:
+        # Rank 0 last: it hosts the coordinator, and a rank that sees the coordinator vanish
+        # ends itself (exit code 1), which would blur the exit codes of a stopped cluster.
+        for proc in reversed(self.procs):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the worker and anything it started
         for proc in self.procs:
