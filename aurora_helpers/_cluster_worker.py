@@ -192,6 +192,10 @@ def _start(spec: dict[str, Any], rank: int) -> None:
         initialization_timeout=spec["init_timeout"],
         cluster_detection_method="deactivate",  # the arguments above are the whole truth
     )
+    # Build the backend now (every process takes part: they exchange their device lists), so
+    # that "ready" means ready to compute and the first program does not pay for it.
+    if jax.process_index() != rank:
+        raise RuntimeError(f"joined as process {jax.process_index()}, expected {rank}")
 
 
 def main(argv: list[str]) -> int:
