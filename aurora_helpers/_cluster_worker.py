@@ -68,11 +68,14 @@ def _failure(err: BaseException) -> dict[str, Any]:
     }
 
 
-def _watch_parent(parent: int) -> None:
-    """End this process when the launcher has gone (we were re-parented)."""
+def _watch_parent(parent: int, run_dir: Path) -> None:
+    """End this process when the launcher has gone (we were re-parented), tidying up after it."""
     while True:
         time.sleep(0.25)
         if os.getppid() != parent:
+            import shutil
+
+            shutil.rmtree(run_dir, ignore_errors=True)  # the launcher cannot any more
             os._exit(70)
 
 
@@ -200,7 +203,7 @@ def _start(spec: dict[str, Any], rank: int) -> None:
 
 def main(argv: list[str]) -> int:
     run_dir, rank = Path(argv[0]), int(argv[1])
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(os.getppid(), run_dir), daemon=True).start()
     # Commands arrive on stdin; move them to another descriptor so that a program reading
     # stdin (input(), sys.stdin) sees an empty file instead of eating the launcher's commands.
     commands = os.fdopen(os.dup(0), "r", encoding="utf-8")

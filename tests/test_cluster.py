@@ -199,6 +199,7 @@ def test_workers_end_when_the_launcher_is_killed(marker):
         import aurora_helpers as ah
         cluster = ah.LocalCluster(2, 1, env={{"{MARKER}": "{marker}"}}).start()
         print(*cluster.pids, flush=True)
+        print(cluster._workers.run_dir, flush=True)
         import time
         time.sleep(60)
         """
@@ -212,13 +213,15 @@ def test_workers_end_when_the_launcher_is_killed(marker):
     )
     assert proc.stdout is not None
     pids = [int(p) for p in proc.stdout.readline().split()]
-    assert len(pids) == 2
+    run_dir = Path(proc.stdout.readline().strip())
+    assert len(pids) == 2 and run_dir.is_dir()
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10
-    while _marked_processes(marker) and time.monotonic() < deadline:
+    while (_marked_processes(marker) or run_dir.exists()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _marked_processes(marker) == []
+    assert not run_dir.exists()  # the workers removed what the launcher could not
 
 
 def test_keyboard_interrupt_stops_every_worker(marker, tmp_path):
