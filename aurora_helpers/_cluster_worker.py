@@ -68,15 +68,20 @@ def _failure(err: BaseException) -> dict[str, Any]:
     }
 
 
+def _orphaned(run_dir: Path) -> None:
+    """The launcher has gone without closing the cluster: tidy up after it and leave now."""
+    import shutil
+
+    shutil.rmtree(run_dir, ignore_errors=True)  # the launcher cannot any more
+    os._exit(70)
+
+
 def _watch_parent(parent: int, run_dir: Path) -> None:
-    """End this process when the launcher has gone (we were re-parented), tidying up after it."""
+    """End this process when the launcher has gone (we were re-parented), even mid-program."""
     while True:
         time.sleep(0.25)
         if os.getppid() != parent:
-            import shutil
-
-            shutil.rmtree(run_dir, ignore_errors=True)  # the launcher cannot any more
-            os._exit(70)
+            _orphaned(run_dir)
 
 
 def _to_host(value: Any) -> Any:
@@ -231,6 +236,8 @@ def main(argv: list[str]) -> int:
         command = line.strip()
         if command == "exit":
             break
+        if not command:
+            continue
         task_id = command
         if spec["imitate"] is not None and rank != 0 and task_id == "1":
             # The first program starts the coordinator itself; let rank 0 get there first.
@@ -245,6 +252,8 @@ def main(argv: list[str]) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         _write(run_dir / f"result-{task_id}-{rank}.pkl", report)
+    else:  # the command channel closed without "exit": the launcher died
+        _orphaned(run_dir)
     if jax.distributed.is_initialized():
         jax.distributed.shutdown()  # waits for the other processes: they got "exit" too
     sys.stdout.flush()
