@@ -417,6 +417,9 @@ def test_load_cluster_magic_registers_a_cell_magic():
     ah.load_cluster_magic(shell)
     function, kind, name = shell.registered
     assert (kind, name) == ("cell", "cluster") and callable(function)
+    other = FakeShell()
+    cluster_module.load_ipython_extension(other)  # %load_ext aurora_helpers.cluster
+    assert other.registered[1:] == ("cell", "cluster")
 
 
 def test_load_cluster_magic_outside_ipython_says_what_to_do():
