@@ -26,6 +26,16 @@ from .notebook import NotebookSetup, setup_notebook
 from .probe import DeviceInfo, MachineReport, in_colab, probe
 
 if TYPE_CHECKING:
+    from .cluster import (
+        ClusterError,
+        ClusterProcessError,
+        ClusterRun,
+        ClusterStartError,
+        ClusterTimeout,
+        LocalCluster,
+        run_cluster,
+    )
+    from .cluster_magic import load_cluster_magic
     from .collectives import (
         COLLECTIVE_KINDS,
         CollectiveCounts,
@@ -64,6 +74,16 @@ if TYPE_CHECKING:
 
 #: Public names loaded on first use, by module. Keep in step with the TYPE_CHECKING imports above.
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "cluster": (
+        "ClusterError",
+        "ClusterProcessError",
+        "ClusterRun",
+        "ClusterStartError",
+        "ClusterTimeout",
+        "LocalCluster",
+        "run_cluster",
+    ),
+    "cluster_magic": ("load_cluster_magic",),
     "collectives": (
         "COLLECTIVE_KINDS",
         "CollectiveCounts",
@@ -129,12 +149,18 @@ __all__ = [
     "BenchComparison",
     "BenchResult",
     "CheckResult",
+    "ClusterError",
+    "ClusterProcessError",
+    "ClusterRun",
+    "ClusterStartError",
+    "ClusterTimeout",
     "CollectiveCounts",
     "CollectiveOp",
     "Compilations",
     "DeviceInfo",
     "DeviceSetupError",
     "ExerciseFailed",
+    "LocalCluster",
     "MachineBench",
     "MachineReport",
     "Measurement",
@@ -164,6 +190,7 @@ __all__ = [
     "draw_shardings",
     "format_seconds",
     "in_colab",
+    "load_cluster_magic",
     "make_mesh",
     "measure_machine",
     "measure_roofline",
@@ -172,6 +199,7 @@ __all__ = [
     "probe",
     "requested_device_count",
     "roofline_ops",
+    "run_cluster",
     "setup_devices",
     "setup_notebook",
     "sharding_blocks",

@@ -1,0 +1,743 @@
+"""A real JAX cluster on this machine: N processes joined by ``jax.distributed``, for teaching.
+
+Multi-host JAX runs one Python process per host; every process runs the same program, and
+``jax.distributed.initialize`` joins them into one job whose collectives cross process
+boundaries. :class:`LocalCluster` builds exactly that on one machine: each worker is a fresh
+Python process with its own simulated CPU devices, joined through a coordinator on
+``127.0.0.1`` (a free port, never another interface) with Gloo CPU collectives. A program (a
+function, source text or a script file) runs on every process at once; each rank's result,
+stdout and stderr come back labelled by rank.
+
+Faults end the run instead of hanging it: a rank that raises or dies stops all the others and
+raises :class:`ClusterProcessError` with that rank's traceback; a run that exceeds its timeout
+is killed and raises :class:`ClusterTimeout`; interrupting the kernel stops every worker. Each
+worker runs in its own process group, which is killed and reaped, so no process outlives a
+failure or the cluster. Nothing here builds a shell command: workers start from argument lists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import re
+import signal
+import subprocess
+import sys
+import time
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+#: Seconds a run may take unless the caller says otherwise.
+DEFAULT_TIMEOUT = 60.0
+#: Seconds the processes may take to start and join the cluster (importing JAX dominates).
+DEFAULT_START_TIMEOUT = 90.0
+#: Launchers whose environment :class:`LocalCluster` can imitate (see ``imitate``).
+IMITATIONS = ("slurm",)
+_PORT_ATTEMPTS = 3
+# What rank 0 reports (as an exception, or in its log before it crashes) when its port is taken.
+_PORT_BUSY = (
+    "Failed to start RPC server",
+    "Failed to add port to server",
+    "Address already in use",
+)
+_WORKER = Path(__file__).with_name("_cluster_worker.py")
+_GLOO_CHATTER = re.compile(r"\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
+
+
+class ClusterError(RuntimeError):
+    """A cluster run failed. ``stdout``/``stderr`` hold what each rank printed before it did."""
+
+    #: True when rank 0 could not bind the coordinator's port (someone else took it).
+    port_taken: bool = False
+
+    def __init__(
+        self, message: str, stdout: Sequence[str] = (), stderr: Sequence[str] = ()
+    ) -> None:
+        super().__init__(message)
+        self.stdout = tuple(stdout)
+        self.stderr = tuple(stderr)
+
+
+class ClusterStartError(ClusterError):
+    """The processes could not start or join the cluster."""
+
+
+class ClusterProcessError(ClusterError):
+    """One rank raised an exception or died; the other ranks were stopped.
+
+    Attributes: ``rank``, ``exception_type`` (its name, e.g. ``"ValueError"``, or None when the
+    process died without one), ``remote_traceback`` (the rank's traceback as text), ``exit_code``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rank: int,
+        exception_type: str | None,
+        remote_traceback: str,
+        exit_code: int | None,
+        stdout: Sequence[str] = (),
+        stderr: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message, stdout, stderr)
+        self.rank = rank
+        self.exception_type = exception_type
+        self.remote_traceback = remote_traceback
+        self.exit_code = exit_code
+
+
+class _RemoteNotImplemented(ClusterProcessError, NotImplementedError):
+    """A rank raised NotImplementedError: a stubbed exercise, so ``ah.check`` says "not solved"."""
+
+
+class ClusterTimeout(ClusterError, TimeoutError):
+    """A run took longer than its timeout; every process was stopped.
+
+    Attributes: ``timeout`` (seconds), ``finished`` and ``waiting`` (the ranks that had and had
+    not finished).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        timeout: float,
+        finished: Sequence[int],
+        waiting: Sequence[int],
+        stdout: Sequence[str] = (),
+        stderr: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message, stdout, stderr)
+        self.timeout = timeout
+        self.finished = tuple(finished)
+        self.waiting = tuple(waiting)
+
+
+def _labelled(stream: Sequence[str], tag: str = "") -> list[str]:
+    lines = []
+    for rank, text in enumerate(stream):
+        lines += [f"[rank {rank}{tag}] {line}" for line in text.splitlines()]
+    return lines
+
+
+@dataclass(frozen=True)
+class ClusterRun:
+    """What one program run on a :class:`LocalCluster` returned, per rank (index = rank)."""
+
+    results: tuple[Any, ...]
+    stdout: tuple[str, ...]
+    stderr: tuple[str, ...]
+    processes: int
+    devices_per_process: int
+    seconds: float
+
+    def output(self, rank: int) -> str:
+        """What ``rank`` printed to stdout."""
+        return self.stdout[rank]
+
+    def __str__(self) -> str:
+        head = (
+            f"{self.processes} process(es) x {self.devices_per_process} CPU device(s), "
+            f"ran in {self.seconds:.2f} s"
+        )
+        # Gloo's connection lines would drown the program's own output; they stay in .stderr.
+        stderr = [
+            "".join(x for x in e.splitlines(keepends=True) if not _GLOO_CHATTER.match(x))
+            for e in self.stderr
+        ]
+        lines = [head, *_labelled(self.stdout), *_labelled(stderr, " stderr")]
+        for rank, value in enumerate(self.results):
+            if value is not None:
+                text = repr(value)
+                lines.append(f"[rank {rank} result] {text[:300]}{'...' if len(text) > 300 else ''}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing was listening on a moment ago."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _worker_env(
+    rank: int, processes: int, port: int, imitate: str | None, extra: Mapping[str, str]
+) -> dict[str, str]:
+    """The parent's environment, made safe for a loopback cluster of CPU processes."""
+    # gRPC would send 127.0.0.1 through an HTTP proxy; the cluster never leaves this machine.
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    # The device count comes from the launcher, not from a flag meant for the parent.
+    flags = [
+        f
+        for f in env.get("XLA_FLAGS", "").split()
+        if not f.startswith("--xla_force_host_platform_device_count")
+    ]
+    env["XLA_FLAGS"] = " ".join(flags)
+    env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONUNBUFFERED"] = "1"
+    # An enclosing real job (or a JAX_COORDINATOR_* setting) must not leak into the local one.
+    leaks = ("SLURM_", "OMPI_", "PMI_", "JAX_COORDINATOR_", "JAX_LOCAL_DEVICE_IDS")
+    for key in [k for k in env if k.startswith(leaks)]:
+        del env[key]
+    if imitate == "slurm":
+        # What `srun --ntasks=N` gives each task on one node; JAX's SLURM detection reads these.
+        env.update(
+            SLURM_JOB_ID="1",
+            SLURM_STEP_NODELIST="127.0.0.1",
+            SLURM_STEP_NUM_NODES="1",
+            SLURM_NTASKS=str(processes),
+            SLURM_PROCID=str(rank),
+            SLURM_LOCALID=str(rank),
+            JAX_COORDINATOR_PORT=str(port),
+            JAX_COORDINATOR_BIND_ADDRESS=f"127.0.0.1:{port}",
+        )
+    env.update(extra)
+    return env
+
+
+class _Workers:
+    """The processes of one start of a cluster, and how to get rid of them for sure."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.files: list[tuple[BinaryIO, BinaryIO]] = []
+        self.alive = True
+
+    def log(self, rank: int, stream: str) -> Path:
+        return self.run_dir / f"rank{rank}.{stream}"
+
+    def sizes(self) -> list[tuple[int, int]]:
+        return [
+            (self.log(r, "out").stat().st_size, self.log(r, "err").stat().st_size)
+            for r in range(len(self.procs))
+        ]
+
+    def read(self, since: Sequence[tuple[int, int]]) -> tuple[list[str], list[str]]:
+        outs, errs = [], []
+        for rank, (out_at, err_at) in enumerate(since):
+            for path, at, into in (
+                (self.log(rank, "out"), out_at, outs),
+                (self.log(rank, "err"), err_at, errs),
+            ):
+                try:
+                    with path.open("rb") as f:
+                        f.seek(at)
+                        into.append(f.read().decode("utf-8", "replace"))
+                except OSError:
+                    into.append("")
+        # Gloo prints a line to stdout whenever its ranks connect; that is runtime chatter, not
+        # the program's output, so it is moved to stderr, where it stays visible.
+        for rank, text in enumerate(outs):
+            lines = text.splitlines(keepends=True)
+            chatter = [line for line in lines if _GLOO_CHATTER.match(line)]
+            if chatter:
+                outs[rank] = "".join(line for line in lines if not _GLOO_CHATTER.match(line))
+                errs[rank] = "".join(chatter) + errs[rank]
+        return outs, errs
+
+    def stop(self) -> None:
+        """Kill every worker's process group and reap the workers; keep their logs."""
+        if not self.alive:
+            return
+        self.alive = False
+        # Rank 0 last: it hosts the coordinator, and a rank that sees the coordinator vanish
+        # ends itself (exit code 1), which would blur the exit codes of a stopped cluster.
+        for proc in reversed(self.procs):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the worker and anything it started
+        for proc in self.procs:
+            proc.wait()
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+        for out, err in self.files:
+            out.close()
+            err.close()
+
+    def kill(self) -> None:
+        """Stop the workers and remove the run directory (idempotent; also the finalizer)."""
+        self.stop()
+        import shutil
+
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+def _program_task(program: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Describe ``program`` so a fresh process can run it."""
+    if isinstance(program, str):
+        if args or kwargs:
+            raise TypeError("args and kwargs are for function programs; source text takes none")
+        return {"kind": "source", "source": program, "filename": "<cluster program>"}
+    if isinstance(program, os.PathLike):
+        path = Path(program).resolve()
+        if not path.is_file():
+            raise FileNotFoundError(f"no program file at {path}")
+        if args or kwargs:
+            raise TypeError("args and kwargs are for function programs; a script takes none")
+        return {"kind": "path", "path": str(path)}
+    import inspect
+
+    if not inspect.isfunction(program):
+        raise TypeError(
+            f"a cluster program is a function, source text (str) or a script path, got "
+            f"{type(program).__name__}"
+        )
+    base = {"args": tuple(args), "kwargs": dict(kwargs)}
+    if program.__name__ == "<lambda>" or program.__code__.co_freevars:
+        raise TypeError(
+            f"{program.__qualname__} cannot be sent to other processes: lambdas and closures "
+            "need the state of this one. Define it with `def` at the top level and pass the "
+            "values it needs as args."
+        )
+    module = program.__module__
+    if module not in (None, "__main__") and "<locals>" not in program.__qualname__:
+        import importlib.util
+
+        if importlib.util.find_spec(module) is not None:
+            return {
+                "kind": "function-ref",
+                "module": module,
+                "qualname": program.__qualname__,
+                **base,
+            }
+    try:
+        source = inspect.getsource(program)
+    except (OSError, TypeError) as err:
+        raise TypeError(
+            f"the source of {program.__name__} is not available to send to the workers ({err})"
+        ) from None
+    import textwrap
+
+    return {
+        "kind": "function-source",
+        "source": textwrap.dedent(source),
+        "name": program.__name__,
+        "filename": f"<cluster program {program.__name__}>",
+        **base,
+    }
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def _positive_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+class LocalCluster:
+    """``processes`` JAX processes on this machine, each with ``devices_per_process`` CPU devices.
+
+    The processes start on the first :meth:`run` (or :meth:`start`) and stay up between runs, so
+    a notebook pays JAX's start-up once; each run executes its program in a fresh namespace.
+    After a failed or timed-out run the processes are gone and the next run starts new ones.
+    Use it as a context manager, or call :meth:`close`; leftovers are killed when the object is
+    garbage-collected or Python exits.
+
+    Args:
+        processes: how many processes (the cluster's "hosts"); ranks are ``0 .. processes-1``.
+        devices_per_process: simulated CPU devices in each process.
+        timeout: default seconds a run may take before every process is killed.
+        start_timeout: seconds the processes may take to start and join.
+        imitate: ``None`` (default): each process joins the cluster before your program runs,
+            through ``jax.distributed.initialize`` with the coordinator address, process count
+            and id given explicitly. ``"slurm"``: each process gets the environment variables
+            ``srun`` would set (``SLURM_NTASKS``, ``SLURM_PROCID``, ...) and nothing else; the
+            program must call ``jax.distributed.initialize()`` itself, and JAX's cluster
+            auto-detection finds the cluster, exactly as in a SLURM job.
+        env: extra environment variables for the workers.
+    """
+
+    def __init__(
+        self,
+        processes: int = 2,
+        devices_per_process: int = 2,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float = DEFAULT_START_TIMEOUT,
+        imitate: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if os.name != "posix":
+            raise ClusterStartError(
+                "LocalCluster needs a POSIX system (Linux, macOS); on Windows use WSL or Colab"
+            )
+        self.processes = _positive_int("processes", processes)
+        self.devices_per_process = _positive_int("devices_per_process", devices_per_process)
+        self.timeout = _positive_float("timeout", timeout)
+        self.start_timeout = _positive_float("start_timeout", start_timeout)
+        if imitate is not None and imitate not in IMITATIONS:
+            raise ValueError(f"imitate must be None or one of {IMITATIONS}, got {imitate!r}")
+        self.imitate = imitate
+        env = dict(env or {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+            raise TypeError("env must map strings to strings")
+        self.env = env
+        self.port: int | None = None
+        self.starts = 0
+        self._workers: _Workers | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._tasks = 0
+        self._runs_since_start = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True while the processes are up (between a start and a close or a failure)."""
+        return self._workers is not None and self._workers.alive
+
+    @property
+    def pids(self) -> tuple[int, ...]:
+        """Process ids of the running workers, by rank (empty when not running)."""
+        return tuple(p.pid for p in self._workers.procs) if self.running else ()
+
+    @property
+    def exit_codes(self) -> tuple[int | None, ...]:
+        """How the processes of the last start ended, by rank (empty while they run).
+
+        0: the process left through ``jax.distributed.shutdown()`` (a clean :meth:`close`);
+        negative: it was killed by that signal (``-9``: stopped after a failure or timeout).
+        """
+        if self._workers is None or self.running:
+            return ()
+        return tuple(p.returncode for p in self._workers.procs)
+
+    def start(self) -> LocalCluster:
+        """Start the processes and wait until all have joined; retries if the port was taken."""
+        if self.running:
+            return self
+        last: ClusterStartError | None = None
+        for _ in range(_PORT_ATTEMPTS):
+            try:
+                self._start_once(_free_port())
+                self.starts += 1
+                self._runs_since_start = 0
+                return self
+            except ClusterStartError as err:
+                if not err.port_taken:
+                    raise
+                last = err  # someone took the port between our check and rank 0's bind
+        assert last is not None
+        raise last
+
+    def _start_once(self, port: int) -> None:
+        import tempfile
+
+        from .notebook import strict_mode
+
+        run_dir = Path(tempfile.mkdtemp(prefix="aurora-cluster-"))
+        workers = _Workers(run_dir)
+        self._workers = workers
+        self._finalizer = weakref.finalize(self, workers.kill)
+        self.port = port
+        spec = {
+            "processes": self.processes,
+            "devices_per_process": self.devices_per_process,
+            "port": port,
+            "imitate": self.imitate,
+            "init_timeout": max(1, int(self.start_timeout)),
+            "sys_path": [os.path.abspath(p or os.curdir) for p in sys.path],
+            "strict": strict_mode(),  # deprecations in programs are errors, as in notebooks
+        }
+        (run_dir / "spec.json").write_text(json.dumps(spec))
+        try:
+            for rank in range(self.processes):
+                out = workers.log(rank, "out").open("wb")
+                err = workers.log(rank, "err").open("wb")
+                workers.files.append((out, err))
+                workers.procs.append(
+                    subprocess.Popen(
+                        [sys.executable, "-u", str(_WORKER), str(run_dir), str(rank)],
+                        stdin=subprocess.PIPE,
+                        stdout=out,
+                        stderr=err,
+                        env=_worker_env(rank, self.processes, port, self.imitate, self.env),
+                        start_new_session=True,  # own process group: killed as one, no SIGINT
+                    )
+                )
+            start = [(0, 0)] * self.processes
+            self._collect("ready", self.start_timeout, start, phase="start")
+        except BaseException:
+            workers.kill()
+            raise
+
+    def close(self) -> None:
+        """Shut the cluster down (``jax.distributed.shutdown`` in every process), then reap it."""
+        workers = self._workers
+        if workers is None or not workers.alive:
+            return
+        for proc in workers.procs:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(b"exit\n")
+                proc.stdin.close()
+            except (OSError, ValueError):
+                pass
+        deadline = time.monotonic() + 10.0
+        try:
+            for proc in workers.procs:
+                try:
+                    proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    break
+        finally:
+            workers.kill()
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = f"running on 127.0.0.1:{self.port}" if self.running else "not running"
+        return (
+            f"LocalCluster({self.processes} process(es) x {self.devices_per_process} CPU "
+            f"device(s), {state})"
+        )
+
+    # -- running programs ------------------------------------------------------------------
+
+    def run(
+        self,
+        program: Callable[..., Any] | str | os.PathLike[str],
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> ClusterRun:
+        """Run ``program`` on every process at once; return each rank's result and output.
+
+        ``program`` is a function (called with ``args``/``kwargs``; its return value is the
+        result), source text, or a path to a script (their result is whatever they leave in a
+        variable named ``result``). A function defined in a notebook is sent as source, so it
+        must import what it uses inside its body. JAX arrays in results come back as NumPy.
+
+        Raises:
+            ClusterProcessError: a rank raised or died; it names the rank and holds its
+                traceback. The other ranks were stopped.
+            ClusterTimeout: the run took longer than ``timeout`` (default: the cluster's).
+        """
+        limit = self.timeout if timeout is None else _positive_float("timeout", timeout)
+        task = _program_task(program, args, kwargs or {})
+        try:
+            payload = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as err:
+            raise TypeError(
+                f"the arguments cannot be sent to the workers ({type(err).__name__}: {err}); "
+                "pass NumPy arrays, numbers, strings or containers of them"
+            ) from None
+        for attempt in range(_PORT_ATTEMPTS):
+            fresh = not self.running or self._runs_since_start == 0
+            try:
+                return self._run_once(payload, limit)
+            except ClusterProcessError as err:
+                # With an imitated launcher the program itself starts the coordinator, so a
+                # port taken by someone else shows up here, on the first run: start again.
+                if not (self.imitate and fresh and err.port_taken) or attempt + 1 == _PORT_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _run_once(self, payload: bytes, limit: float) -> ClusterRun:
+        self.start()
+        workers = self._workers
+        assert workers is not None
+        self._runs_since_start += 1
+        self._tasks += 1
+        task_id = str(self._tasks)
+        (workers.run_dir / f"task-{task_id}.pkl").write_bytes(payload)
+        since = workers.sizes()
+        began = time.monotonic()
+        try:
+            for proc in workers.procs:
+                assert proc.stdin is not None
+                proc.stdin.write(f"{task_id}\n".encode())
+                proc.stdin.flush()
+        except OSError:
+            pass  # a worker has died; _collect reports which one
+        except BaseException:
+            workers.kill()
+            raise
+        values = self._collect(f"result-{task_id}", limit, since, phase="run")
+        stdout, stderr = workers.read(since)
+        return ClusterRun(
+            results=tuple(values),
+            stdout=tuple(stdout),
+            stderr=tuple(stderr),
+            processes=self.processes,
+            devices_per_process=self.devices_per_process,
+            seconds=time.monotonic() - began,
+        )
+
+    def _collect(
+        self, prefix: str, limit: float, since: Sequence[tuple[int, int]], *, phase: str
+    ) -> list[Any]:
+        """Wait for every rank's report; on any failure, timeout or interrupt kill them all."""
+        workers = self._workers
+        assert workers is not None
+        n = self.processes
+        reports: list[dict[str, Any] | None] = [None] * n
+        deadline = time.monotonic() + limit
+        pause = 0.005
+        try:
+            while True:
+                for rank in range(n):
+                    if reports[rank] is not None:
+                        continue
+                    path = workers.run_dir / f"{prefix}-{rank}.pkl"
+                    # Check for an exit first, then for the report: a rank that reported just
+                    # before it exited is judged by its report.
+                    exited = workers.procs[rank].poll() is not None
+                    if path.exists():
+                        report = pickle.loads(path.read_bytes())
+                        reports[rank] = report
+                        if not report["ok"]:
+                            self._fail_rank(rank, report, since, phase)
+                    elif exited:
+                        self._fail_rank(rank, None, since, phase)
+                if all(r is not None for r in reports):
+                    return [r.get("value") for r in reports if r is not None]
+                if time.monotonic() > deadline:
+                    self._fail_timeout(limit, reports, since, phase)
+                time.sleep(pause)
+                pause = min(pause * 1.5, 0.05)
+        except BaseException:
+            workers.kill()  # failures, timeouts and KeyboardInterrupt alike leave nothing behind
+            raise
+
+    def _fail_rank(
+        self,
+        rank: int,
+        report: dict[str, Any] | None,
+        since: Sequence[tuple[int, int]],
+        phase: str,
+    ) -> None:
+        """Stop every process, then raise the error of ``rank`` with its traceback and output."""
+        workers = self._workers
+        assert workers is not None
+        workers.stop()
+        code = workers.procs[rank].returncode
+        stdout, stderr = workers.read(since)
+        who = f"rank {rank} of {self.processes}"
+        if report is None:
+            how = f"exited with code {code}"
+            if code is not None and code < 0:
+                how += f" ({signal.Signals(-code).name})"
+            tail = "\n".join(stderr[rank].strip().splitlines()[-15:])
+            message = f"{who} {how} without finishing."
+            if tail:
+                message += f" The end of its stderr:\n{tail}"
+            exception_type, remote_tb = None, tail
+        else:
+            exception_type, remote_tb = report["type"], report["traceback"]
+            message = f"{who} raised {exception_type}: {report['message']}"
+            if remote_tb:
+                message += f"\n\nTraceback from rank {rank}:\n{remote_tb.rstrip()}"
+            if exception_type == "NameError":
+                message += (
+                    "\n\nHint: a program runs in fresh processes; import what it uses inside "
+                    "it and pass data through args."
+                )
+        port_taken = rank == 0 and any(m in message or m in stderr[0] for m in _PORT_BUSY)
+        if phase == "start":
+            error = ClusterStartError(f"the cluster could not start: {message}", stdout, stderr)
+            error.port_taken = port_taken
+            raise error
+        message += f"\n\nThe other {self.processes - 1} rank(s) were stopped."
+        kind = (
+            _RemoteNotImplemented
+            if report is not None and report.get("is_not_implemented")
+            else ClusterProcessError
+        )
+        error = kind(
+            message,
+            rank=rank,
+            exception_type=exception_type,
+            remote_traceback=remote_tb,
+            exit_code=code,
+            stdout=stdout,
+            stderr=stderr,
+        )
+        error.port_taken = port_taken
+        raise error
+
+    def _fail_timeout(
+        self,
+        limit: float,
+        reports: Sequence[dict[str, Any] | None],
+        since: Sequence[tuple[int, int]],
+        phase: str,
+    ) -> None:
+        """Stop every process, then say which ranks were still busy and what they printed."""
+        workers = self._workers
+        assert workers is not None
+        workers.stop()
+        stdout, stderr = workers.read(since)
+        finished = [r for r, rep in enumerate(reports) if rep is not None]
+        waiting = [r for r, rep in enumerate(reports) if rep is None]
+        what = "start and join the cluster" if phase == "start" else "finish"
+        done = ", ".join(map(str, finished)) or "none"
+        message = (
+            f"the processes did not {what} within {limit:g} s. Still busy: rank(s) "
+            f"{', '.join(map(str, waiting))}; finished: {done}. All {self.processes} "
+            "processes were stopped."
+        )
+        printed = _labelled(stdout)
+        if printed:
+            message += "\nWhat they printed:\n" + "\n".join(printed[-20:])
+        if phase == "start":
+            raise ClusterStartError(message, stdout, stderr)
+        raise ClusterTimeout(
+            message,
+            timeout=limit,
+            finished=finished,
+            waiting=waiting,
+            stdout=stdout,
+            stderr=stderr,
+        )
+
+
+def run_cluster(
+    program: Callable[..., Any] | str | os.PathLike[str],
+    args: Sequence[Any] = (),
+    kwargs: Mapping[str, Any] | None = None,
+    *,
+    processes: int = 2,
+    devices_per_process: int = 2,
+    timeout: float = DEFAULT_TIMEOUT,
+    imitate: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ClusterRun:
+    """Start a :class:`LocalCluster`, run ``program`` once on every process, shut it down.
+
+    The one-shot form of :meth:`LocalCluster.run` (same program forms, results and errors). After
+    it returns or raises, none of its processes is left.
+    """
+    cluster = LocalCluster(
+        processes, devices_per_process, timeout=timeout, imitate=imitate, env=env
+    )
+    with cluster:
+        return cluster.run(program, args, kwargs)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext aurora_helpers.cluster`` registers the ``%%cluster`` cell magic."""
+    from .cluster_magic import load_cluster_magic
+
+    load_cluster_magic(ipython)

@@ -1,0 +1,90 @@
+"""Programs the cluster tests run on every worker (imported there by reference, not collected).
+
+This module must not import the test package's conftest: workers import it after JAX started.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def rank_info(greeting: str = "hello") -> dict:
+    import jax
+
+    print(f"{greeting} from {jax.process_index()}")
+    local = {d.id for d in jax.local_devices()}
+    return {
+        "rank": jax.process_index(),
+        "size": jax.process_count(),
+        "local": jax.local_device_count(),
+        "global": jax.device_count(),
+        "local_subset": local <= {d.id for d in jax.devices()},
+        "initialized": jax.distributed.is_initialized(),
+    }
+
+
+def psum_of_ranks() -> float:
+    """Every device contributes its process's rank + 1; a psum over all devices adds them up."""
+    import jax
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((jax.device_count(),), ("x",))
+    local = np.full((jax.local_device_count(),), jax.process_index() + 1.0, np.float32)
+    x = jax.make_array_from_process_local_data(NamedSharding(mesh, P("x")), local)
+    total = jax.jit(
+        jax.shard_map(lambda b: jax.lax.psum(b, "x"), mesh=mesh, in_specs=P("x"), out_specs=P())
+    )(x)
+    return float(total[0])
+
+
+def raise_on(rank: int, message: str = "bad shard") -> str:
+    import jax
+
+    if jax.process_index() == rank:
+        raise ValueError(message)
+    time.sleep(120)  # the others wait, as if for the failed rank in a collective
+    return "unreachable"
+
+
+def hang_on(rank: int) -> str:
+    import jax
+
+    print(f"rank {jax.process_index()} started", flush=True)
+    if jax.process_index() == rank:
+        time.sleep(120)
+    return "done"
+
+
+def die_on(rank: int, code: int) -> None:
+    import os
+
+    import jax
+
+    if jax.process_index() == rank:
+        os._exit(code)
+    time.sleep(120)
+
+
+def not_implemented() -> None:
+    raise NotImplementedError("your answer here")
+
+
+def global_array():
+    """A sharded global array: not fully addressable, so it cannot be returned as is."""
+    import jax
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((jax.device_count(),), ("x",))
+    local = np.ones((jax.local_device_count(),), np.float32)
+    return jax.make_array_from_process_local_data(NamedSharding(mesh, P("x")), local)
+
+
+def pid_and_sleep(seconds: float) -> int:
+    import os
+
+    time.sleep(seconds)
+    return os.getpid()
