@@ -196,6 +196,11 @@ def test_workers_end_when_the_launcher_is_killed(marker):
     """Even a kernel killed outright (no cleanup code runs) leaves no worker behind."""
     script = textwrap.dedent(
         f"""
+        import signal
+        # A process started in the background by a non-interactive shell inherits SIGINT as
+        # ignored (and Python then installs no KeyboardInterrupt handler): restore the default,
+        # as a kernel or terminal has it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import aurora_helpers as ah
         cluster = ah.LocalCluster(2, 1, env={{"{MARKER}": "{marker}"}}).start()
         print(*cluster.pids, flush=True)
@@ -230,6 +235,11 @@ def test_keyboard_interrupt_stops_every_worker(marker, tmp_path):
     program = f"import time\nopen({str(started)!r}, 'a').close()\ntime.sleep(60)\n"
     script = textwrap.dedent(
         f"""
+        import signal
+        # A process started in the background by a non-interactive shell inherits SIGINT as
+        # ignored (and Python then installs no KeyboardInterrupt handler): restore the default,
+        # as a kernel or terminal has it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import aurora_helpers as ah
         cluster = ah.LocalCluster(2, 1, env={{"{MARKER}": "{marker}"}})
         try:
