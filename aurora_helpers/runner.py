@@ -149,13 +149,10 @@ def _describe_failure(err: BaseException) -> str:
     return f"{type(err).__name__}: {str(err).strip()[:300]}"
 
 
-def _render_html(notebook_path: Path, html_path: Path) -> None:
-    import nbformat
+def _render_html(nb: Any, html_path: Path) -> None:
     from nbconvert import HTMLExporter
 
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(
-        nbformat.read(notebook_path, as_version=4)
-    )
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     html_path.write_text(body, encoding="utf-8")
 
 
@@ -264,8 +261,9 @@ def run_course(
                 pass  # judged below from the executed notebook, where tagged cells may raise
             except Exception as err:
                 error = _describe_failure(err)
-            if error is None and output.exists():
-                executed = remove_error_markers(nbformat.read(output, as_version=4))
+            executed = nbformat.read(output, as_version=4) if output.exists() else None
+            if error is None and executed is not None:
+                executed = remove_error_markers(executed)
                 nbformat.write(executed, output)
                 problems = execution_problems(executed)
                 error = "; ".join(problems) if problems else None
@@ -278,13 +276,13 @@ def run_course(
                 output=str(output),
                 error=error,
             )
-            if output.exists():
-                summary = _setup_summary(nbformat.read(output, as_version=4))
+            if executed is not None:
+                summary = _setup_summary(executed)
                 if summary:
                     run.backend, run.device_count = summary["backend"], summary["device_count"]
                 if render_html:
                     target = html_dir / f"{path.stem}.html"
-                    _render_html(output, target)
+                    _render_html(executed, target)
                     run.html = str(target)
             course.runs.append(run)
     bar.close()
