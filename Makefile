@@ -15,13 +15,14 @@ ONLY ?=
 PARAMS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu student lab lint format sync clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
 	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
+	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -55,15 +56,23 @@ test-oldest: $(OLD_STAMP)
 test-gpu:
 	scripts/test-gpu
 
+# The PyTorch side of `aurora bench --compare torch`, in its own environment (a CPU build is enough).
+TORCH_VENV ?= .venv-torch
+test-torch:
+	@scripts/make-venv $(TORCH_VENV) dev,torch
+	AURORA_STRICT=1 $(TORCH_VENV)/bin/python -m pytest -q -p no:randomly -m torch tests
+
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
 
 lab: setup
+	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
 	$(PY) -m jupyter lab notebooks
 
 lint: setup
 	$(PY) -m ruff check aurora_helpers tests notebooks
 	$(PY) -m ruff format --check aurora_helpers tests
+	$(PY) -m mypy
 
 format: setup
 	$(PY) -m ruff check --fix aurora_helpers tests notebooks

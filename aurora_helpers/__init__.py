@@ -5,6 +5,12 @@ Importing it starts nothing: JAX's backend starts on first use, after :func:`set
 set the device count. The set-up, probe, mesh and exercise helpers load eagerly; every other
 module loads on first use of one of its names (PEP 562), so that ``import aurora_helpers`` adds
 only a few milliseconds to ``import jax`` (``tests/test_import_time.py``).
+
+The public names are listed once, by module, in ``_EAGER_MODULES`` and ``_LAZY_MODULES``;
+``__all__`` is made from them. The ``TYPE_CHECKING`` imports repeat them for type checkers and
+editors, and ``tests/test_package.py`` fails when the two disagree. To add a module: list its
+public names in ``_LAZY_MODULES`` (``"module": ("name", ...)``, or ``"subpackage.module"``) and
+import the same names under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
@@ -12,69 +18,32 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._support import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
-from .devices import (
-    DEFAULT_SIMULATED_DEVICES,
-    DEVICES_ENV_VAR,
-    DeviceSetupError,
-    requested_device_count,
-    setup_devices,
-)
-from .exercises import CheckResult, ExerciseFailed, NotSolvedYet, assert_matches, check, differences
-from .mesh import balanced_shape, make_mesh
-from .notebook import NotebookSetup, setup_notebook
-from .probe import DeviceInfo, MachineReport, in_colab, probe
+#: Public names of the modules imported with the package (small, and needed by every notebook).
+_EAGER_MODULES: dict[str, tuple[str, ...]] = {
+    "_jax_versions": ("JAX_OLDEST", "JAX_REQUIREMENT", "JAX_UPPER_EXCLUSIVE", "check_jax_version"),
+    "devices": (
+        "DEFAULT_SIMULATED_DEVICES",
+        "DEVICES_ENV_VAR",
+        "DeviceSetupError",
+        "requested_device_count",
+        "setup_devices",
+    ),
+    "exercises": (
+        "CheckResult",
+        "ExerciseFailed",
+        "NotSolvedYet",
+        "assert_matches",
+        "check",
+        "differences",
+    ),
+    "mesh": ("balanced_shape", "make_mesh"),
+    "notebook": ("NotebookSetup", "setup_notebook"),
+    "probe": ("DeviceInfo", "MachineReport", "in_colab", "probe"),
+}
 
-if TYPE_CHECKING:
-    from .cluster import (
-        ClusterError,
-        ClusterProcessError,
-        ClusterRun,
-        ClusterStartError,
-        ClusterTimeout,
-        LocalCluster,
-        run_cluster,
-    )
-    from .cluster_magic import load_cluster_magic
-    from .collectives import (
-        COLLECTIVE_KINDS,
-        CollectiveCounts,
-        CollectiveOp,
-        count_collectives,
-        parse_collectives,
-    )
-    from .compiles import Compilations, count_compilations
-    from .machine_bench import (
-        BenchComparison,
-        MachineBench,
-        Measurement,
-        compare_benches,
-        measure_machine,
-    )
-    from .machine_diagram import draw_machine
-    from .peaks import PEAKS, Peak, peak_for
-    from .roofline import Roofline, RooflineOp, RooflinePoint, measure_roofline, roofline_ops
-    from .sharding_pictures import (
-        ShardBlock,
-        device_color,
-        draw_mesh,
-        draw_sharding,
-        draw_shardings,
-        sharding_blocks,
-    )
-    from .timing import (
-        BenchResult,
-        MistakesReport,
-        Timeline,
-        benchmark,
-        dispatch_timeline,
-        format_seconds,
-        timing_mistakes,
-    )
-
-#: Public names loaded on first use, by module. Keep in step with the TYPE_CHECKING imports above.
+#: Public names loaded on first use, by module (only some notebooks need these modules).
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
-    "cluster": (
+    "cluster.launcher": (
         "ClusterError",
         "ClusterProcessError",
         "ClusterRun",
@@ -83,7 +52,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "LocalCluster",
         "run_cluster",
     ),
-    "cluster_magic": ("load_cluster_magic",),
+    "cluster.magic": ("load_cluster_magic",),
     "collectives": (
         "COLLECTIVE_KINDS",
         "CollectiveCounts",
@@ -92,11 +61,11 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "parse_collectives",
     ),
     "compiles": ("Compilations", "count_compilations"),
-    "machine_bench": (
-        "BenchComparison",
-        "MachineBench",
+    "throughput": (
+        "MachineThroughput",
         "Measurement",
-        "compare_benches",
+        "ThroughputComparison",
+        "compare_throughputs",
         "measure_machine",
     ),
     "machine_diagram": ("draw_machine",),
@@ -120,6 +89,78 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "timing_mistakes",
     ),
 }
+
+if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.py checks)
+    from ._jax_versions import JAX_OLDEST, JAX_REQUIREMENT, JAX_UPPER_EXCLUSIVE, check_jax_version
+    from .cluster.launcher import (
+        ClusterError,
+        ClusterProcessError,
+        ClusterRun,
+        ClusterStartError,
+        ClusterTimeout,
+        LocalCluster,
+        run_cluster,
+    )
+    from .cluster.magic import load_cluster_magic
+    from .collectives import (
+        COLLECTIVE_KINDS,
+        CollectiveCounts,
+        CollectiveOp,
+        count_collectives,
+        parse_collectives,
+    )
+    from .compiles import Compilations, count_compilations
+    from .devices import (
+        DEFAULT_SIMULATED_DEVICES,
+        DEVICES_ENV_VAR,
+        DeviceSetupError,
+        requested_device_count,
+        setup_devices,
+    )
+    from .exercises import (
+        CheckResult,
+        ExerciseFailed,
+        NotSolvedYet,
+        assert_matches,
+        check,
+        differences,
+    )
+    from .machine_diagram import draw_machine
+    from .mesh import balanced_shape, make_mesh
+    from .notebook import NotebookSetup, setup_notebook
+    from .peaks import PEAKS, Peak, peak_for
+    from .probe import DeviceInfo, MachineReport, in_colab, probe
+    from .roofline import Roofline, RooflineOp, RooflinePoint, measure_roofline, roofline_ops
+    from .sharding_pictures import (
+        ShardBlock,
+        device_color,
+        draw_mesh,
+        draw_sharding,
+        draw_shardings,
+        sharding_blocks,
+    )
+    from .throughput import (
+        MachineThroughput,
+        Measurement,
+        ThroughputComparison,
+        compare_throughputs,
+        measure_machine,
+    )
+    from .timing import (
+        BenchResult,
+        MistakesReport,
+        Timeline,
+        benchmark,
+        dispatch_timeline,
+        format_seconds,
+        timing_mistakes,
+    )
+else:
+    for _module, _names in _EAGER_MODULES.items():
+        _loaded = importlib.import_module(f".{_module}", __name__)
+        globals().update({_name: getattr(_loaded, _name) for _name in _names})
+    del _module, _names, _loaded
+
 _LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
@@ -138,70 +179,6 @@ def __dir__() -> list[str]:
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "COLLECTIVE_KINDS",
-    "DEFAULT_SIMULATED_DEVICES",
-    "DEVICES_ENV_VAR",
-    "JAX_OLDEST",
-    "JAX_REQUIREMENT",
-    "JAX_UPPER_EXCLUSIVE",
-    "PEAKS",
-    "BenchComparison",
-    "BenchResult",
-    "CheckResult",
-    "ClusterError",
-    "ClusterProcessError",
-    "ClusterRun",
-    "ClusterStartError",
-    "ClusterTimeout",
-    "CollectiveCounts",
-    "CollectiveOp",
-    "Compilations",
-    "DeviceInfo",
-    "DeviceSetupError",
-    "ExerciseFailed",
-    "LocalCluster",
-    "MachineBench",
-    "MachineReport",
-    "Measurement",
-    "MistakesReport",
-    "NotSolvedYet",
-    "NotebookSetup",
-    "Peak",
-    "Roofline",
-    "RooflineOp",
-    "RooflinePoint",
-    "ShardBlock",
-    "Timeline",
-    "assert_matches",
-    "balanced_shape",
-    "benchmark",
-    "check",
-    "check_jax_version",
-    "compare_benches",
-    "count_collectives",
-    "count_compilations",
-    "device_color",
-    "differences",
-    "dispatch_timeline",
-    "draw_machine",
-    "draw_mesh",
-    "draw_sharding",
-    "draw_shardings",
-    "format_seconds",
-    "in_colab",
-    "load_cluster_magic",
-    "make_mesh",
-    "measure_machine",
-    "measure_roofline",
-    "parse_collectives",
-    "peak_for",
-    "probe",
-    "requested_device_count",
-    "roofline_ops",
-    "run_cluster",
-    "setup_devices",
-    "setup_notebook",
-    "sharding_blocks",
-    "timing_mistakes",
-]
+__all__ = sorted(
+    name for table in (_EAGER_MODULES, _LAZY_MODULES) for names in table.values() for name in names
+)

@@ -24,7 +24,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         print(report._repr_html_())
     else:
         print(report)
-    return 0 if report.jax_supported else 1
+    return 0 if report.jax_jax_versionsed else 1
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -33,27 +33,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from .devices import setup_devices
 
     setup_devices(args.devices)
-    from .machine_bench import (
-        COMPARE_LIBRARIES,
-        ComparisonUnavailable,
-        JaxSuite,
-        MachineBench,
-        ProbeSuite,
-        compare_benches,
-        default_sizes,
-        load_suite,
-        run_probes,
-    )
+    from .throughput.driver import COMPARE_LIBRARIES, load_suite, measure_with
+    from .throughput.jax_suite import JaxSuite
+    from .throughput.ops import ComparisonUnavailable, ThroughputSuite
+    from .throughput.results import MachineThroughput, compare_throughputs
 
     suite = JaxSuite()
-    sizes, matmul_sizes = default_sizes(suite.platform, args.quick)
-    budget = args.budget if args.budget is not None else (0.02 if args.quick else 0.15)
 
-    def measure(s: ProbeSuite) -> MachineBench:
-        return run_probes(s, sizes=sizes, matmul_sizes=matmul_sizes, budget_s=budget)
+    def measure(s: ThroughputSuite) -> MachineThroughput:
+        return measure_with(s, quick=args.quick, budget_s=args.budget)
 
     status = 0
-    others: list[ProbeSuite] = []
+    others: list[ThroughputSuite] = []
     wanted = (
         list(COMPARE_LIBRARIES)
         if args.compare == "auto"
@@ -81,7 +72,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(result.details())
         print()
     for other in results[1:]:
-        print(compare_benches(results[0], other))
+        print(compare_throughputs(results[0], other))
         print()
     return status
 

@@ -158,7 +158,7 @@ class CollectiveOp:
             return all(len(set(pair)) <= 1 for pair in self.groups)
         return all(len(group) <= 1 for group in self.groups)
 
-    def mesh_axes(self, mesh: Any) -> tuple[str, ...]:
+    def mesh_axes(self, mesh: jax.sharding.Mesh) -> tuple[str, ...]:
         """The mesh axes this collective runs along (those whose coordinate differs in a group).
 
         Args:

@@ -65,6 +65,11 @@ def _describe_sharding(x: Any) -> str:
     return f"{type(sharding).__name__}({spec})" if spec is not None else repr(sharding)
 
 
+def _equal(a: object, b: object) -> bool:
+    """``a == b`` for values whose stubs do not declare ``__eq__`` (JAX's tree structures)."""
+    return bool(a == b)
+
+
 def differences(
     got: Any,
     expected: Any,
@@ -82,7 +87,7 @@ def differences(
     """
     got_leaves, got_tree = jax.tree_util.tree_flatten(got)
     exp_leaves, exp_tree = jax.tree_util.tree_flatten(expected)
-    if got_tree != exp_tree:
+    if not _equal(got_tree, exp_tree):
         return [f"structure differs: got {got_tree}, expected {exp_tree}"]
     problems: list[str] = []
     for path_index, (g, e) in enumerate(zip(got_leaves, exp_leaves, strict=True)):

@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jax
 
+from ._checks import positive_int
+from ._device_queries import memories as addressable_memories
+from ._device_queries import memory_limit
 from ._display import format_bytes
-from .probe import _memory_limit  # the same reading of memory_stats() as the probe's table
+from ._figures import new_figure
 
 if TYPE_CHECKING:  # matplotlib is imported lazily: it is slow and only pictures need it
     from matplotlib.figure import Figure
@@ -51,20 +54,17 @@ class _DeviceBox(NamedTuple):
         return _TITLE_HEIGHT + rows * _ROW_HEIGHT + 0.1
 
 
-def _describe(device: Any, this_process: int) -> _DeviceBox:
+def _describe(device: jax.Device, this_process: int) -> _DeviceBox:
     """What the picture shows for one device; asks the runtime only what it can answer."""
     addressable = device.process_index == this_process
     memories: list[_MemoryBox] = []
     if addressable:
-        try:
-            found = list(device.addressable_memories())
-        except Exception:  # runtimes without memory spaces
-            found = []
+        found = addressable_memories(device)
         try:
             default_kind: str | None = device.default_memory().kind
         except Exception:
             default_kind = None
-        limit = _memory_limit(device)
+        limit = memory_limit(device)
         for memory in found:
             try:
                 shared_by = len(memory.addressable_by_devices())
@@ -102,12 +102,9 @@ def _check_arguments(devices: Sequence[Any], columns: int | None, max_devices: i
                 f"draw_machine expects JAX devices (items of jax.devices()), got "
                 f"{type(device).__name__} {device!r}, which lacks {', '.join(missing)}."
             )
-    if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int)):
-        raise ValueError(f"columns must be a positive integer or None, got {columns!r}")
-    if columns is not None and columns < 1:
-        raise ValueError(f"columns must be a positive integer or None, got {columns!r}")
-    if isinstance(max_devices, bool) or not isinstance(max_devices, int) or max_devices < 1:
-        raise ValueError(f"max_devices must be a positive integer, got {max_devices!r}")
+    if columns is not None:
+        positive_int("columns", columns)  # or None, for as many as fit
+    positive_int("max_devices", max_devices)
 
 
 def _memory_label(memory: _MemoryBox) -> str:
@@ -121,13 +118,13 @@ def _memory_label(memory: _MemoryBox) -> str:
     return " ".join(parts)
 
 
-def _device_label(box: _DeviceBox) -> str:
+def _device_box_label(box: _DeviceBox) -> str:
     label = f"{box.platform} device {box.id}"
     return label if box.device_kind == box.platform else f"{label}\n{box.device_kind}"
 
 
 def draw_machine(
-    devices: Sequence[Any] | None = None,
+    devices: Sequence[jax.Device] | None = None,
     *,
     columns: int | None = None,
     max_devices: int = 32,
@@ -157,7 +154,6 @@ def draw_machine(
         ValueError: no devices, or ``columns``/``max_devices`` not a positive integer.
         TypeError: an item of ``devices`` is not a JAX device.
     """
-    import matplotlib.pyplot as plt
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
     chosen = list(jax.devices() if devices is None else devices)
@@ -188,11 +184,7 @@ def draw_machine(
     width = 0.2 + per_row * (_BOX_WIDTH + _GAP) + 0.1
     height = -y + (0.4 if left_out else 0.0)
 
-    # Created through pyplot so that notebooks activate their inline display of figures, then
-    # closed at once: pyplot does not keep it (no leak, no second copy at the end of the cell),
-    # and the returned figure still renders when it is a cell's last expression.
-    fig = plt.figure(figsize=(max(4.0, width * 0.95), max(2.0, height * 0.95 + 0.4)))
-    plt.close(fig)
+    fig = new_figure(max(4.0, width * 0.95), max(2.0, height * 0.95 + 0.4))
     ax = fig.add_subplot()
     ax.set_axis_off()
     ax.set_xlim(0, width)
@@ -229,7 +221,7 @@ def draw_machine(
             ax.text(
                 x + 0.1,
                 y0 + box.height - _TITLE_HEIGHT / 2,
-                _device_label(box),
+                _device_box_label(box),
                 fontsize=8,
                 va="center",
             )
@@ -242,8 +234,8 @@ def draw_machine(
                     style="italic",
                     va="center",
                 )
-            for row, memory in enumerate(box.memories):
-                my = y0 + box.height - _TITLE_HEIGHT - (row + 1) * _ROW_HEIGHT
+            for line, memory in enumerate(box.memories):
+                my = y0 + box.height - _TITLE_HEIGHT - (line + 1) * _ROW_HEIGHT
                 cell = Rectangle(
                     (x + 0.1, my + 0.04),
                     _BOX_WIDTH - 0.2,

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import asdict, dataclass
 
 import jax
 
+from ._strict import strict_mode
 from .devices import setup_devices
 
-#: When set to 1 (the tests set it), deprecation warnings raised by the notebook's own code or by
-#: the helpers become errors, so the course cannot silently teach a deprecated API.
-STRICT_ENV_VAR = "AURORA_STRICT"
 #: MIME type of the set-up summary, which ``aurora run`` reads back from executed notebooks.
 SETUP_MIME = "application/vnd.aurora.setup+json"
 
@@ -36,10 +33,6 @@ class NotebookSetup:
         self, include: object = None, exclude: object = None
     ) -> dict[str, object]:
         return {"text/plain": str(self), SETUP_MIME: asdict(self)}
-
-
-def strict_mode() -> bool:
-    return os.environ.get(STRICT_ENV_VAR, "").strip() not in ("", "0", "false", "False")
 
 
 def setup_notebook(devices: int | None = None) -> NotebookSetup:

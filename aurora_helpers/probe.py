@@ -10,8 +10,9 @@ from typing import Any
 
 import jax
 
+from ._device_queries import memory_kinds, memory_limit
 from ._display import format_bytes, html_table, text_table
-from ._support import JAX_REQUIREMENT, check_jax_version
+from ._jax_versions import JAX_REQUIREMENT, check_jax_version
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class MachineReport:
     jaxlib_version: str
     python_version: str
     in_colab: bool
-    jax_supported: bool
+    jax_jax_versionsed: bool
     jax_message: str
     jax_fix: str | None
     devices: tuple[DeviceInfo, ...] = field(default_factory=tuple)
@@ -68,7 +69,7 @@ class MachineReport:
             ("device kinds", kinds),
             ("processes", f"index {self.process_index} of {self.process_count}"),
             ("JAX / jaxlib", f"{self.jax_version} / {self.jaxlib_version}"),
-            ("supported range", f"{JAX_REQUIREMENT}: {'yes' if self.jax_supported else 'NO'}"),
+            ("supported range", f"{JAX_REQUIREMENT}: {'yes' if self.jax_jax_versionsed else 'NO'}"),
             ("Python", self.python_version),
             ("Colab", "yes" if self.in_colab else "no"),
         ]
@@ -104,24 +105,6 @@ class MachineReport:
         ) + html_table(self._DEVICE_HEADERS, self._device_rows(), caption="Devices")
 
 
-def _memory_limit(device: Any) -> int | None:
-    try:
-        stats = device.memory_stats()
-    except Exception:  # some backends raise instead of returning None
-        return None
-    if not stats:
-        return None
-    limit = stats.get("bytes_limit")
-    return int(limit) if limit is not None else None
-
-
-def _memory_kinds(device: Any) -> tuple[str, ...]:
-    try:
-        return tuple(m.kind for m in device.addressable_memories())
-    except Exception:  # older runtimes without memory spaces
-        return ()
-
-
 def in_colab() -> bool:
     """True inside Google Colab."""
     return "google.colab" in sys.modules
@@ -145,7 +128,7 @@ def probe() -> MachineReport:
         jaxlib_version=jaxlib.__version__,
         python_version=platform.python_version(),
         in_colab=in_colab(),
-        jax_supported=version.supported,
+        jax_jax_versionsed=version.supported,
         jax_message=version.message,
         jax_fix=version.fix,
         devices=tuple(
@@ -154,8 +137,8 @@ def probe() -> MachineReport:
                 platform=d.platform,
                 device_kind=d.device_kind,
                 process_index=d.process_index,
-                memory_bytes=_memory_limit(d),
-                memory_kinds=_memory_kinds(d),
+                memory_bytes=memory_limit(d),
+                memory_kinds=memory_kinds(d),
             )
             for d in devices
         ),

@@ -12,11 +12,16 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._display import html_table, text_table
-from .machine_bench import MachineBench, measure_machine
+from ._figures import new_figure
+from .throughput.driver import measure_machine
+from .throughput.results import MachineThroughput
 from .timing import benchmark
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -129,13 +134,13 @@ class Roofline:
         notes = "".join(f"<p>note: {html.escape(n)}</p>" for n in self.notes)
         return html_table(self._HEADERS, self.rows(), caption=self._title()) + notes
 
-    def plot(self, ax: Any = None) -> Any:
-        """Log-log roofline: measured roofs (solid), published peaks (dashed), points. Returns the Axes."""
-        import matplotlib.pyplot as plt
+    def draw(self) -> Figure:
+        """Log-log roofline, measured roofs (solid), published peaks (dashed) and points, as a
+        closed Figure (a notebook shows it when a cell ends with it)."""
         import numpy as np
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6.5, 4))
+        fig = new_figure(6.5, 4, layout="constrained")
+        ax = fig.add_subplot()
         intensities = [p.intensity for p in self.points] + [self.ridge]
         lo, hi = min(intensities) / 4, max(intensities) * 4
         xs = np.geomspace(lo, hi, 200)
@@ -170,7 +175,7 @@ class Roofline:
         ax.set_title(f"Roofline, {self.device_kind}, {self.dtype}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize="small", loc="lower right")
-        return ax
+        return fig
 
 
 def roofline_ops(
@@ -211,7 +216,7 @@ def roofline_ops(
 
 
 def measure_roofline(
-    bench: MachineBench | None = None,
+    bench: MachineThroughput | None = None,
     ops: Sequence[RooflineOp] | None = None,
     *,
     dtype: str = "float32",
@@ -220,11 +225,11 @@ def measure_roofline(
     """Time each operation (best of its repeats, like the probes) and place it under the roofs
     measured by ``bench``.
 
-    ``bench`` defaults to a quick :func:`measure_machine` of the copy and matmul probes. ``ops``
+    ``bench`` defaults to a quick :func:`measure_machine` of the copy and matmul metrics. ``ops``
     defaults to :func:`roofline_ops`.
     """
     if bench is None:
-        bench = measure_machine(quick=True, probes=("copy", "matmul"), dtypes=(dtype,))
+        bench = measure_machine(quick=True, metrics=("copy", "matmul"), dtypes=(dtype,))
     bandwidth, compute = bench.bandwidth_roof, bench.compute_roof(dtype)
     if bandwidth is None or compute is None:
         raise ValueError(

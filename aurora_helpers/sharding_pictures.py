@@ -14,9 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import jax
+
+from ._checks import positive_int
+from ._figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -24,6 +27,10 @@ if TYPE_CHECKING:
 
 #: Devices with ids 0-9 get the ten strong colours of ``tab20``, ids 10-19 the light ones.
 _PALETTE_SIZE = 20
+
+
+#: What the pictures accept: a placed array, or a sharding (together with a ``shape=``).
+ShardedThing = jax.Array | jax.sharding.Sharding
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,9 @@ def _normalise(index: tuple[slice, ...], shape: tuple[int, ...]) -> tuple[tuple[
     return tuple(bounds)
 
 
-def _sharding_and_shape(x: Any, shape: Sequence[int] | None) -> tuple[Any, tuple[int, ...]]:
+def _sharding_and_shape(
+    x: ShardedThing, shape: Sequence[int] | None
+) -> tuple[jax.sharding.Sharding, tuple[int, ...]]:
     if isinstance(x, jax.sharding.Sharding):
         if shape is None:
             raise ValueError(
@@ -81,7 +90,7 @@ def _sharding_and_shape(x: Any, shape: Sequence[int] | None) -> tuple[Any, tuple
     return sharding, tuple(x.shape)
 
 
-def sharding_blocks(x: Any, shape: Sequence[int] | None = None) -> tuple[ShardBlock, ...]:
+def sharding_blocks(x: ShardedThing, shape: Sequence[int] | None = None) -> tuple[ShardBlock, ...]:
     """The distinct blocks of ``x`` (an array, or a sharding with ``shape``) and who holds them.
 
     Blocks are sorted by position (row-major); a scalar is one block of shape ``()``.
@@ -89,19 +98,14 @@ def sharding_blocks(x: Any, shape: Sequence[int] | None = None) -> tuple[ShardBl
     sharding, full_shape = _sharding_and_shape(x, shape)
     holders: dict[tuple[tuple[int, int], ...], list[int]] = {}
     for device, index in sharding.devices_indices_map(full_shape).items():
-        holders.setdefault(_normalise(index, full_shape), []).append(device.id)
+        # JAX's annotation of devices_indices_map names a Device type mypy cannot resolve.
+        device_id: int = device.id  # type: ignore[attr-defined]
+        holders.setdefault(_normalise(index, full_shape), []).append(device_id)
     return tuple(ShardBlock(bounds, tuple(sorted(ids))) for bounds, ids in sorted(holders.items()))
 
 
 def _new_figure(width: float, height: float) -> Figure:
-    # Created through pyplot so that a notebook's inline backend is loaded (it is what displays
-    # a returned Figure), then closed at once so the backend does not show it a second time at
-    # the end of the cell: the picture appears once, where the caller returns or displays it.
-    import matplotlib.pyplot as plt
-
-    fig = plt.figure(figsize=(width, height), layout="constrained")
-    plt.close(fig)
-    return fig
+    return new_figure(width, height, layout="constrained")
 
 
 def _rows_cols(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -115,7 +119,7 @@ def _rows_cols(shape: tuple[int, ...]) -> tuple[int, int]:
     return 1, (shape[0] if shape else 1)
 
 
-def _device_label(ids: Sequence[int], total: int) -> str:
+def _device_ids_label(ids: Sequence[int], total: int) -> str:
     if len(ids) > 1 and len(ids) == total:
         return f"all {total}\ndevices"
     if len(ids) > 4:
@@ -125,14 +129,14 @@ def _device_label(ids: Sequence[int], total: int) -> str:
     return f"dev {ids[0]}"
 
 
-def _spec_text(sharding: Any) -> str:
+def _spec_text(sharding: jax.sharding.Sharding) -> str:
     spec = getattr(sharding, "spec", None)
     if spec is None:
         return type(sharding).__name__
     return "P(" + ", ".join(repr(p) for p in spec) + ")"
 
 
-def _draw_blocks(ax: Axes, x: Any, shape: Sequence[int] | None, title: str | None) -> None:
+def _draw_blocks(ax: Axes, x: ShardedThing, shape: Sequence[int] | None, title: str | None) -> None:
     from matplotlib.patches import Rectangle
 
     sharding, full_shape = _sharding_and_shape(x, shape)
@@ -172,7 +176,7 @@ def _draw_blocks(ax: Axes, x: Any, shape: Sequence[int] | None, title: str | Non
         ax.text(
             (c0 + c1) / 2,
             (r0 + r1) / 2,
-            _device_label(block.device_ids, total),
+            _device_ids_label(block.device_ids, total),
             ha="center",
             va="center",
             fontsize=8,
@@ -193,7 +197,7 @@ def _draw_blocks(ax: Axes, x: Any, shape: Sequence[int] | None, title: str | Non
 
 
 def draw_sharding(
-    x: Any, *, shape: Sequence[int] | None = None, title: str | None = None
+    x: ShardedThing, *, shape: Sequence[int] | None = None, title: str | None = None
 ) -> Figure:
     """A picture of which device holds which block of ``x`` (1-D or 2-D array, or a sharding
     with ``shape``). One colour per device; replicated blocks are striped and list every holder.
@@ -206,7 +210,7 @@ def draw_sharding(
 
 
 def draw_shardings(
-    arrays: Mapping[str, Any] | Sequence[Any], *, ncols: int | None = None
+    arrays: Mapping[str, jax.Array] | Sequence[jax.Array], *, ncols: int | None = None
 ) -> Figure:
     """Several sharding pictures side by side, to compare layouts of the same data.
 
@@ -217,9 +221,7 @@ def draw_shardings(
     items = list(arrays.items()) if isinstance(arrays, Mapping) else [(None, a) for a in arrays]
     if not items:
         raise ValueError("nothing to draw: pass at least one array")
-    cols = ncols if ncols is not None else min(len(items), 4)
-    if cols < 1:
-        raise ValueError(f"ncols must be at least 1, got {cols}")
+    cols = positive_int("ncols", ncols) if ncols is not None else min(len(items), 4)
     rows = math.ceil(len(items) / cols)
     fig = _new_figure(2.8 * cols, 2.4 * rows)
     for i, (title, array) in enumerate(items):
@@ -227,7 +229,7 @@ def draw_shardings(
     return fig
 
 
-def draw_mesh(mesh: Any, *, title: str | None = None) -> Figure:
+def draw_mesh(mesh: jax.sharding.Mesh, *, title: str | None = None) -> Figure:
     """A picture of a mesh: its devices laid out by axis (first axis down, the others across),
     each in its device colour and labelled with its id."""
     from matplotlib.patches import Rectangle

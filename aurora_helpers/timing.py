@@ -14,12 +14,16 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax
 import numpy as np
 
 from ._display import html_table, text_table
+from ._figures import new_figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Sync = Callable[[Any], Any]
 
@@ -433,12 +437,11 @@ class Timeline:
 
     __repr__ = __str__
 
-    def plot(self, ax: Any = None, title: str | None = None) -> Any:
-        """Two lanes: host dispatches (short bars, then waiting) and device execution. Returns the Axes."""
-        import matplotlib.pyplot as plt
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 2.4))
+    def draw(self, title: str | None = None) -> Figure:
+        """Two lanes, host dispatches (short bars, then waiting) and device execution, as a closed
+        Figure (a notebook shows it when a cell ends with it)."""
+        fig = new_figure(8, 2.4, layout="constrained")
+        ax = fig.add_subplot()
         scale, unit = (1e3, "ms") if self.device_done < 2 else (1.0, "s")
         host = [
             (s * scale, (e - s) * scale)
@@ -448,7 +451,9 @@ class Timeline:
             (s * scale, (r - s) * scale)
             for s, r in zip(self.execution_start, self.ready, strict=True)
         ]
-        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        import matplotlib
+
+        colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
         ax.broken_barh(host, (1.1, 0.8), facecolors=colours[0], label="host: dispatch a step")
         wait = (self.host_done * scale, (self.device_done - self.host_done) * scale)
         ax.broken_barh([wait], (1.35, 0.3), facecolors="lightgrey", label="host: waiting")
@@ -464,7 +469,7 @@ class Timeline:
         ax.set_xlim(0, self.device_done * scale * 1.02)
         ax.set_title(title or "Async dispatch: the host runs ahead of the device")
         ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
-        return ax
+        return fig
 
 
 def dispatch_timeline(step: Callable[[Any], Any], state: Any, steps: int = 8) -> Timeline:

@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import jax
 import pytest
 
 import aurora_helpers as ah
@@ -15,8 +16,12 @@ import aurora_helpers as ah
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 
-# In-process tests share one JAX backend; give it 8 CPU devices before anything starts it.
+# In-process tests share one JAX backend. Give it 8 CPU devices and start it here, so that every
+# test file sees the same backend whichever file runs first, alone or in any order (a backend that
+# is configured but not started would take the count of the first test that calls setup_devices).
 ah.setup_devices(8)
+IN_PROCESS_DEVICES = len(jax.devices("cpu"))
+assert IN_PROCESS_DEVICES == 8, f"the test process started JAX with {IN_PROCESS_DEVICES} devices"
 
 
 def run_python(

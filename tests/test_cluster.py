@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers import cluster as cluster_module
-from aurora_helpers.cluster_magic import cluster_cell
+import aurora_helpers.cluster
+from aurora_helpers.cluster import launcher as cluster_module
+from aurora_helpers.cluster.magic import cluster_cell
 
 from . import cluster_programs as programs
 from .conftest import ROOT
@@ -428,7 +429,7 @@ def test_load_cluster_magic_registers_a_cell_magic():
     function, kind, name = shell.registered
     assert (kind, name) == ("cell", "cluster") and callable(function)
     other = FakeShell()
-    cluster_module.load_ipython_extension(other)  # %load_ext aurora_helpers.cluster
+    aurora_helpers.cluster.load_ipython_extension(other)  # %load_ext aurora_helpers.cluster
     assert other.registered[1:] == ("cell", "cluster")
 
 
@@ -522,9 +523,9 @@ def test_the_launcher_is_imported_only_when_used(fresh_python):
         import sys
         import aurora_helpers as ah
         assert "aurora_helpers.cluster" not in sys.modules
-        assert ah.LocalCluster.__module__ == "aurora_helpers.cluster"
+        assert ah.LocalCluster.__module__ == "aurora_helpers.cluster.launcher"
         assert "aurora_helpers.cluster" in sys.modules and "LocalCluster" in dir(ah)
-        assert ah.load_cluster_magic.__module__ == "aurora_helpers.cluster_magic"
+        assert ah.load_cluster_magic.__module__ == "aurora_helpers.cluster.magic"
         assert set(ah.__all__) <= set(dir(ah)) | set(ah._LAZY)
         try:
             ah.no_such_name

@@ -10,7 +10,7 @@ def _bench(copy_gbps, matmul_tflops, kind="cpu", peak=None):
         ah.Measurement("copy", 1 << 20, "float32", 1.0, copy_gbps * 1e9, "m"),
         ah.Measurement("matmul", 256, "float32", 1.0, matmul_tflops * 1e12, "m"),
     )
-    return ah.MachineBench("jax 0", "cpu", kind, rows, peak)
+    return ah.MachineThroughput("jax 0", "cpu", kind, rows, peak)
 
 
 def _roofline():
@@ -40,10 +40,11 @@ def test_plot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ax = _roofline().plot()
+    fig = _roofline().draw()
+    assert not plt.get_fignums()  # closed: a notebook shows it once, where it is returned
+    (ax,) = fig.axes
     assert len(ax.collections) == 2  # one marker per point
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    plt.close(ax.figure)
 
 
 def test_hand_counts_match_the_compiler():
@@ -83,7 +84,7 @@ def test_published_peaks_are_carried():
 def test_bad_input():
     with pytest.raises(ValueError, match="positive"):
         ah.roofline_ops(n=0)
-    empty = ah.MachineBench("jax 0", "cpu", "cpu", (), None)
+    empty = ah.MachineThroughput("jax 0", "cpu", "cpu", (), None)
     with pytest.raises(ValueError, match="no copy"):
         ah.measure_roofline(empty, ah.roofline_ops(n=8, matmul_sizes=()))
     with pytest.raises(ValueError, match="no operations"):

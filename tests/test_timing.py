@@ -207,9 +207,10 @@ def test_dispatch_timeline():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ax = timeline.plot()
+    fig = timeline.draw()
+    assert not plt.get_fignums()  # closed: a notebook shows it once, where it is returned
+    (ax,) = fig.axes
     assert len(ax.collections) == 3  # host dispatches, host waiting, device execution
     assert [t.get_text() for t in ax.get_yticklabels()] == ["device", "host"]
-    plt.close(ax.figure)
     with pytest.raises(ValueError):
         ah.dispatch_timeline(step, x, steps=0)

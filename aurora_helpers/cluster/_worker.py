@@ -1,6 +1,7 @@
 """One process of a :class:`aurora_helpers.LocalCluster`; started by the launcher, not by users.
 
-The launcher runs ``python -u -m aurora_helpers._cluster_worker RUN_DIR RANK``. The process reads
+The launcher runs this file as a script: ``python -u PATH/TO/_worker.py RUN_DIR RANK`` (by its path:
+its directory is then removed from ``sys.path``, see below). The process reads
 ``RUN_DIR/spec.json``, gives JAX its simulated CPU devices and CPU collectives, joins the cluster
 with ``jax.distributed.initialize`` on the loopback address, reports ``ready-RANK.pkl`` and then
 waits for tasks: one line on stdin names ``task-ID.pkl``; the answer goes to
@@ -215,7 +216,7 @@ def main(argv: list[str]) -> int:
     with open(os.devnull, "rb") as null:
         os.dup2(null.fileno(), 0)
     # Running as a script put this package's directory first on sys.path; its module names
-    # (cluster, probe, ...) must not shadow a program's imports.
+    # (launcher, magic, ...) must not shadow a program's imports.
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(_THIS_FILE):
         del sys.path[0]
     spec = json.loads((run_dir / "spec.json").read_text())

@@ -1,18 +1,19 @@
-"""Machine probes: the driver (with fake suites and a fake timer), JAX on the CPU, the side-by-side
+"""Throughput measurements: the driver (with fake suites and a fake timer), JAX on the CPU, the side-by-side
 table, and `aurora bench`."""
 
 import json
+import sys
 
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 
 import aurora_helpers as ah
-from aurora_helpers.machine_bench import (
-    JaxSuite,
-    Op,
-    load_suite,
-    run_probes,
-)
+from aurora_helpers.throughput import caches
+from aurora_helpers.throughput.caches import CacheLevel
+from aurora_helpers.throughput.driver import default_sizes, load_suite, run_suite
+from aurora_helpers.throughput.jax_suite import JaxSuite
+from aurora_helpers.throughput.ops import Op
 
 
 def _same(expected):
@@ -28,6 +29,7 @@ class FakeSuite:
     platform = "cpu"
     device_kind = "fake device"
     batched = False
+    notes = ()
 
     def __init__(self, library="fake 1.0", speed=1.0, bfloat16=True):
         self.library = library
@@ -72,7 +74,7 @@ SIZES = (4096, 65536)
 
 
 def test_driver_skips_wrong_methods_and_says_why():
-    bench = run_probes(
+    bench = run_suite(
         FakeSuite(), sizes=SIZES, matmul_sizes=(8, 16), budget_s=0.001, timer=fake_timer
     )
     for direction in ("h2d", "d2h"):
@@ -91,11 +93,11 @@ def test_driver_skips_wrong_methods_and_says_why():
 
 
 def test_unsupported_dtype_is_noted_not_faked():
-    bench = run_probes(
+    bench = run_suite(
         FakeSuite(bfloat16=False),
         sizes=SIZES,
         matmul_sizes=(8,),
-        probes=("matmul",),
+        metrics=("matmul",),
         timer=fake_timer,
     )
     assert bench.best("matmul", "bfloat16") is None
@@ -104,21 +106,21 @@ def test_unsupported_dtype_is_noted_not_faked():
 
 
 def test_driver_rejects_bad_requests():
-    with pytest.raises(ValueError, match="unknown probe"):
-        run_probes(FakeSuite(), sizes=SIZES, matmul_sizes=(8,), probes=("latency",))
+    with pytest.raises(ValueError, match="unknown metric"):
+        run_suite(FakeSuite(), sizes=SIZES, matmul_sizes=(8,), metrics=("latency",))
     with pytest.raises(ValueError, match="dtype"):
-        run_probes(FakeSuite(), sizes=SIZES, matmul_sizes=(8,), dtypes=("float16",))
+        run_suite(FakeSuite(), sizes=SIZES, matmul_sizes=(8,), dtypes=("float16",))
     with pytest.raises(ValueError, match="at least 1024 bytes"):
-        run_probes(FakeSuite(), sizes=(16,), matmul_sizes=(8,))
+        run_suite(FakeSuite(), sizes=(16,), matmul_sizes=(8,))
 
 
 def _bench(library, values, peak=None):
-    """A MachineBench with one measurement per (probe, dtype) giving exactly ``values``."""
+    """A MachineThroughput with one measurement per (probe, dtype) giving exactly ``values``."""
     units = {"matmul": 1e12}
     rows = []
     for (probe, dtype), value in values.items():
         rows.append(ah.Measurement(probe, 1 << 20, dtype, 1.0, value * units.get(probe, 1e9), "m"))
-    return ah.MachineBench(library, "gpu", "NVIDIA H100 80GB HBM3", tuple(rows), peak)
+    return ah.MachineThroughput(library, "gpu", "NVIDIA H100 80GB HBM3", tuple(rows), peak)
 
 
 def test_fraction_of_published_peak():
@@ -135,28 +137,28 @@ def test_fraction_of_published_peak():
     text = str(bench)
     assert "90%" in text and "NVIDIA H100 datasheet" in text
     data = json.loads(json.dumps(bench.to_dict()))
-    assert {row["probe"] for row in data["summary"]} == {"h2d", "copy", "matmul"}
-    with pytest.raises(ValueError, match="unknown probe"):
+    assert {row["metric"] for row in data["summary"]} == {"h2d", "copy", "matmul"}
+    with pytest.raises(ValueError, match="unknown metric"):
         bench.best("latency")
 
 
 def test_side_by_side_table():
     """The comparison `aurora bench --compare torch` prints, from injected measurements."""
-    first = run_probes(
+    first = run_suite(
         FakeSuite("jax 9"), sizes=SIZES, matmul_sizes=(8,), timer=fake_timer, budget_s=0.001
     )
 
     def slower_timer(op, budget_s, batched):
         return fake_timer(op, budget_s, batched) * (2.0 if op.method == "x + 1" else 1.25)
 
-    second = run_probes(
+    second = run_suite(
         FakeSuite("torch 9", bfloat16=False),
         sizes=SIZES,
         matmul_sizes=(8,),
         timer=slower_timer,
         budget_s=0.001,
     )
-    table = ah.compare_benches(first, second)
+    table = ah.compare_throughputs(first, second)
     assert table.ratio("copy") == pytest.approx(2.0)  # the first library is twice as fast
     assert table.ratio("matmul", "float32") == pytest.approx(1.25)
     assert table.ratio("matmul", "bfloat16") is None  # only one side measured it
@@ -168,7 +170,7 @@ def test_side_by_side_table():
     assert "jax 9" in text and "torch 9" in text and "jax / torch" in text
     assert "<table>" in table._repr_html_()
     with pytest.raises(TypeError):
-        ah.compare_benches(first, "torch")
+        ah.compare_throughputs(first, "torch")
 
 
 def test_jax_on_this_cpu():
@@ -187,9 +189,9 @@ def test_jax_on_this_cpu():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ax = bench.plot()
-    assert len(ax.get_lines()) == 3
-    plt.close(ax.figure)
+    fig = bench.draw()
+    assert isinstance(fig, Figure) and fig not in map(plt.figure, plt.get_fignums())
+    assert len(fig.axes[0].get_lines()) == 3
 
 
 def test_jax_suite_checks_catch_aliasing_and_errors():
@@ -213,11 +215,60 @@ def test_jax_suite_checks_catch_aliasing_and_errors():
 def test_load_suite_errors():
     with pytest.raises(ValueError, match="known libraries"):
         load_suite("numpy", "cpu")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        with pytest.raises(ModuleNotFoundError, match="pip install torch"):
-            load_suite("torch", "cpu")
+
+
+def test_load_suite_without_torch_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if PyTorch were not installed
+    with pytest.raises(ModuleNotFoundError, match="pip install torch"):
+        load_suite("torch", "cpu")
+
+
+def test_caches_are_read_and_label_each_size(tmp_path):
+    for index, (level, kind, size) in enumerate(
+        [
+            (1, "Data", "48K"),
+            (1, "Instruction", "32K"),
+            (2, "Unified", "1024K"),
+            (3, "Unified", "32768K"),
+        ]
+    ):
+        folder = tmp_path / f"index{index}"
+        folder.mkdir()
+        (folder / "level").write_text(f"{level}\n")
+        (folder / "type").write_text(f"{kind}\n")
+        (folder / "size").write_text(f"{size}\n")
+    found = caches.read_caches(tmp_path)
+    assert found == (
+        CacheLevel("L1", 48 << 10),
+        CacheLevel("L2", 1 << 20),
+        CacheLevel("L3", 32 << 20),
+    )
+    assert caches.memory_size(found) == 128 << 20  # well past the 32 MiB last level
+    assert [caches.level_of(n, found) for n in (1 << 15, 1 << 20, 1 << 24, 1 << 26)] == [
+        "L1",
+        "L2",
+        "L3",
+        "memory",
+    ]
+    assert caches.level_of(1 << 20, ()) == "cache?" and caches.level_of(1 << 30, ()) == "memory"
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_cpu_sweeps_go_past_the_last_cache_level(quick):
+    l3 = (CacheLevel("L2", 1 << 20), CacheLevel("L3", 32 << 20))
+    sizes, _ = default_sizes("cpu", quick, caches=l3)
+    assert sizes[-1] >= 4 * (32 << 20) and sizes == tuple(sorted(sizes))
+    assert sizes[0] < 1 << 20  # and starts inside the caches
+
+
+def test_headline_bandwidth_comes_from_memory_and_says_so():
+    l3 = (CacheLevel("L3", 1 << 20),)
+    bench = run_suite(
+        FakeSuite(), sizes=(1 << 16, 1 << 22), matmul_sizes=(8,), timer=fake_timer, caches=l3
+    )
+    assert [m.level for m in bench.sweep("copy")] == ["L3", "memory"]
+    assert bench.headline("copy").level == "memory"
+    assert "4.0 MiB (memory)" in str(bench) and "64.0 KiB (L3)" in bench.details()
 
 
 @pytest.mark.slow
@@ -238,7 +289,7 @@ def test_cli_bench_compare_missing_library(fresh_python):
     assert "note: torch is not installed" in auto.stderr
     results = json.loads(auto.stdout)["results"]
     assert len(results) == 1 and results[0]["library"].startswith("jax ")
-    assert {row["probe"] for row in results[0]["summary"]} == {"h2d", "d2h", "copy", "matmul"}
+    assert {row["metric"] for row in results[0]["summary"]} == {"h2d", "d2h", "copy", "matmul"}
 
 
 @pytest.mark.slow
@@ -258,7 +309,7 @@ def test_headline_is_largest_size_for_bandwidth_and_best_for_matmul():
         ah.Measurement("matmul", 256, "float32", 1.0, 2e12, "m"),
         ah.Measurement("matmul", 512, "float32", 1.0, 1e12, "m"),
     )
-    bench = ah.MachineBench("jax 0", "cpu", "cpu", rows, None)
+    bench = ah.MachineThroughput("jax 0", "cpu", "cpu", rows, None)
     assert bench.best("copy").value == pytest.approx(50)
     assert bench.headline("copy").value == pytest.approx(20)
     assert bench.bandwidth_roof == pytest.approx(20e9)

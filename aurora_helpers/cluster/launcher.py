@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .._checks import positive_float, positive_int
+
 #: Seconds a run may take unless the caller says otherwise.
 DEFAULT_TIMEOUT = 60.0
 #: Seconds the processes may take to start and join the cluster (importing JAX dominates).
@@ -45,7 +47,7 @@ _PORT_BUSY = (
     "Failed to add port to server",
     "Address already in use",
 )
-_WORKER = Path(__file__).with_name("_cluster_worker.py")
+_WORKER = Path(__file__).with_name("_worker.py")
 _GLOO_CHATTER = re.compile(r"\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
 
 
@@ -224,7 +226,8 @@ class _Workers:
         ]
 
     def read(self, since: Sequence[tuple[int, int]]) -> tuple[list[str], list[str]]:
-        outs, errs = [], []
+        outs: list[str] = []
+        errs: list[str] = []
         for rank, (out_at, err_at) in enumerate(since):
             for path, at, into in (
                 (self.log(rank, "out"), out_at, outs),
@@ -328,18 +331,6 @@ def _program_task(program: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) 
     }
 
 
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
-
-
-def _positive_float(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-    return float(value)
-
-
 class LocalCluster:
     """``processes`` JAX processes on this machine, each with ``devices_per_process`` CPU devices.
 
@@ -377,10 +368,10 @@ class LocalCluster:
             raise ClusterStartError(
                 "LocalCluster needs a POSIX system (Linux, macOS); on Windows use WSL or Colab"
             )
-        self.processes = _positive_int("processes", processes)
-        self.devices_per_process = _positive_int("devices_per_process", devices_per_process)
-        self.timeout = _positive_float("timeout", timeout)
-        self.start_timeout = _positive_float("start_timeout", start_timeout)
+        self.processes = positive_int("processes", processes)
+        self.devices_per_process = positive_int("devices_per_process", devices_per_process)
+        self.timeout = positive_float("timeout", timeout)
+        self.start_timeout = positive_float("start_timeout", start_timeout)
         if imitate is not None and imitate not in IMITATIONS:
             raise ValueError(f"imitate must be None or one of {IMITATIONS}, got {imitate!r}")
         self.imitate = imitate
@@ -391,7 +382,7 @@ class LocalCluster:
         self.port: int | None = None
         self.starts = 0
         self._workers: _Workers | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
         self._tasks = 0
         self._runs_since_start = 0
 
@@ -405,7 +396,8 @@ class LocalCluster:
     @property
     def pids(self) -> tuple[int, ...]:
         """Process ids of the running workers, by rank (empty when not running)."""
-        return tuple(p.pid for p in self._workers.procs) if self.running else ()
+        workers = self._workers
+        return tuple(p.pid for p in workers.procs) if workers is not None and workers.alive else ()
 
     @property
     def exit_codes(self) -> tuple[int | None, ...]:
@@ -439,7 +431,7 @@ class LocalCluster:
     def _start_once(self, port: int) -> None:
         import tempfile
 
-        from .notebook import strict_mode
+        from .._strict import strict_mode
 
         run_dir = Path(tempfile.mkdtemp(prefix="aurora-cluster-"))
         workers = _Workers(run_dir)
@@ -534,7 +526,7 @@ class LocalCluster:
                 traceback. The other ranks were stopped.
             ClusterTimeout: the run took longer than ``timeout`` (default: the cluster's).
         """
-        limit = self.timeout if timeout is None else _positive_float("timeout", timeout)
+        limit = self.timeout if timeout is None else positive_float("timeout", timeout)
         task = _program_task(program, args, kwargs or {})
         try:
             payload = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
@@ -665,7 +657,7 @@ class LocalCluster:
             if report is not None and report.get("is_not_implemented")
             else ClusterProcessError
         )
-        error = kind(
+        failure: ClusterProcessError = kind(
             message,
             rank=rank,
             exception_type=exception_type,
@@ -674,8 +666,8 @@ class LocalCluster:
             stdout=stdout,
             stderr=stderr,
         )
-        error.port_taken = port_taken
-        raise error
+        failure.port_taken = port_taken
+        raise failure
 
     def _fail_timeout(
         self,
@@ -734,10 +726,3 @@ def run_cluster(
     )
     with cluster:
         return cluster.run(program, args, kwargs)
-
-
-def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext aurora_helpers.cluster`` registers the ``%%cluster`` cell magic."""
-    from .cluster_magic import load_cluster_magic
-
-    load_cluster_magic(ipython)

@@ -1,11 +1,10 @@
-"""The JAX versions the course is tested against, and a check of the running one.
+"""The JAX versions the course supports (the tested range), and a check of the running one.
 
-Keep these in step with ``pyproject.toml`` (``tests/test_support.py`` compares them).
+Keep these in step with ``pyproject.toml`` (``tests/test_jax_versions.py`` compares them).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 #: Oldest JAX the course is tested on (CI runs every notebook on it).
@@ -17,15 +16,17 @@ JAX_REQUIREMENT = f"jax>={JAX_OLDEST},<{JAX_UPPER_EXCLUSIVE}"
 
 
 def parse_version(text: str) -> tuple[int, ...]:
-    """Numeric release tuple of a version string: ``"0.9.0.1"`` -> ``(0, 9, 0, 1)``.
+    """Numeric release of a version string (PEP 440): ``"0.9.0.1"`` -> ``(0, 9, 0, 1)``.
 
-    Pre-release and local suffixes (``rc1``, ``.dev2024``, ``+cuda``) are dropped, which is
-    enough to place a JAX release inside or outside the supported range.
+    Pre-release and local parts (``rc1``, ``.dev2024``, ``+cuda``) are dropped, so that a release
+    candidate of 0.13 counts as 0.13: outside the tested range, as the release will be.
     """
-    match = re.match(r"\d+(?:\.\d+)*", text.strip())
-    if match is None:
-        raise ValueError(f"not a version string: {text!r}")
-    return tuple(int(part) for part in match.group(0).split("."))
+    from packaging.version import InvalidVersion, Version  # on first use: keeps import fast
+
+    try:
+        return Version(text.strip()).release
+    except InvalidVersion:
+        raise ValueError(f"not a version string: {text!r}") from None
 
 
 @dataclass(frozen=True)

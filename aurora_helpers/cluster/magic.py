@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cluster import (
+from .launcher import (
     DEFAULT_TIMEOUT,
     IMITATIONS,
     ClusterError,
@@ -92,7 +92,7 @@ def load_cluster_magic(shell: Any = None) -> None:
         try:
             from IPython import get_ipython
         except ImportError:
-            get_ipython = None  # type: ignore[assignment]
+            get_ipython = None
         shell = get_ipython() if get_ipython is not None else None
     if shell is None:
         raise RuntimeError(

@@ -3,8 +3,8 @@ import tomllib
 
 import pytest
 
-from aurora_helpers import _support
-from aurora_helpers._support import check_jax_version, parse_version
+from aurora_helpers import _jax_versions
+from aurora_helpers._jax_versions import check_jax_version, parse_version
 
 from .conftest import ROOT
 
@@ -41,17 +41,17 @@ def test_unsupported_versions_name_the_fix(version, word):
     result = check_jax_version(version)
     assert not result.supported
     assert word in result.message
-    assert result.fix == f'python -m pip install -U "{_support.JAX_REQUIREMENT}"'
+    assert result.fix == f'python -m pip install -U "{_jax_versions.JAX_REQUIREMENT}"'
 
 
-def test_installed_jax_is_supported():
+def test_installed_jax_is_jax_versionsed():
     assert check_jax_version().supported
 
 
 def test_declared_range_matches_pyproject_and_ci():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert _support.JAX_REQUIREMENT in project["dependencies"]
+    assert _jax_versions.JAX_REQUIREMENT in project["dependencies"]
     pins = dict(
         re.findall(r"^(jax|jaxlib)==(\S+)$", (ROOT / "ci" / "oldest.txt").read_text(), re.M)
     )
-    assert pins == {"jax": _support.JAX_OLDEST, "jaxlib": _support.JAX_OLDEST}
+    assert pins == {"jax": _jax_versions.JAX_OLDEST, "jaxlib": _jax_versions.JAX_OLDEST}

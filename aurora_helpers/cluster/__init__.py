@@ -1,0 +1,22 @@
+"""Local multi-process JAX clusters, for teaching multi-host programs on one machine.
+
+Three modules with one job each, depending one way (``magic`` -> ``launcher``; ``_worker`` is a
+script the launcher starts and imports nothing from the package):
+
+- :mod:`.launcher`: :class:`LocalCluster` and :func:`run_cluster` start, run and stop the processes;
+- :mod:`.magic`: the ``%%cluster`` cell magic on top of the launcher;
+- :mod:`._worker`: one process of a cluster.
+
+Notebooks use the names through ``aurora_helpers`` (``ah.LocalCluster``, ``ah.load_cluster_magic``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext aurora_helpers.cluster`` registers the ``%%cluster`` cell magic."""
+    from .magic import load_cluster_magic
+
+    load_cluster_magic(ipython)
