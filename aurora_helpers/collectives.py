@@ -23,6 +23,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from ._display import RawHTML, html_table
+
 #: The collective operations counted, by their HLO names.
 COLLECTIVE_KINDS: tuple[str, ...] = (
     "all-reduce",
@@ -234,18 +236,15 @@ class CollectiveCounts(Mapping[str, int]):
     def _repr_html_(self) -> str:
         if not self.ops:
             return f"<div>{html.escape(str(self))}</div>"
-        rows = "".join(
-            f"<tr><td style='text-align:left'>{html.escape(op.kind)}</td>"
-            f"<td style='text-align:left'><code>{html.escape(op.result)}</code></td>"
-            f"<td style='text-align:left'>{len(op.groups)} group(s) of {len(op.groups[0])}</td></tr>"
+        rows = [
+            (
+                op.kind,
+                RawHTML(f"<code>{html.escape(op.result)}</code>"),
+                f"{len(op.groups)} group(s) of {len(op.groups[0])}",
+            )
             for op in self.ops
-        )
-        return (
-            f"<table><caption style='text-align:left'><b>{html.escape(str(self))}</b></caption>"
-            "<thead><tr><th style='text-align:left'>collective</th><th style='text-align:left'>"
-            "result</th><th style='text-align:left'>devices</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>"
-        )
+        ]
+        return html_table(("collective", "result", "devices"), rows, caption=str(self))
 
 
 def parse_collectives(hlo_text: str, *, include_trivial: bool = False) -> CollectiveCounts:

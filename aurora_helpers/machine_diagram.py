@@ -32,7 +32,8 @@ _ROW_HEIGHT = 0.42
 _GAP = 0.3
 
 
-# NamedTuples, not dataclasses: they cost far less at import time, which every notebook pays.
+# NamedTuples, not dataclasses: they cost less to import (this module loads on the first
+# ah.draw_machine call, inside a notebook cell).
 class _MemoryBox(NamedTuple):
     kind: str
     is_default: bool

@@ -9,17 +9,17 @@ copy to ``build/notebooks/``, an HTML rendering to ``build/html/``, and at the e
 from __future__ import annotations
 
 import ast
-import contextlib
 import html
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from unittest import mock
 
 from ._display import RawHTML, html_table, text_table
 from .course import find_notebooks, select_notebooks
@@ -85,20 +85,6 @@ def parse_parameters(pairs: Sequence[str]) -> dict[str, Any]:
     return params
 
 
-@contextlib.contextmanager
-def _environment(updates: Mapping[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in updates}
-    os.environ.update(updates)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 def _setup_summary(nb: Any) -> dict[str, Any] | None:
     """The set-up cell's summary, as ``setup_notebook`` displayed it in the executed notebook."""
     for cell in nb.cells:
@@ -129,9 +115,8 @@ def execution_problems(nb: Any) -> list[str]:
         tagged = RAISES_TAG in cell.get("metadata", {}).get("tags", [])
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if errors and not tagged:
-            first = str(errors[0].get("evalue", "")).strip().splitlines()
             problems.append(
-                f"cell [{cell.execution_count}] raised {errors[0].get('ename')}: {first[0][:300] if first else ''}"
+                _cell_error(cell.execution_count, errors[0].get("ename"), errors[0].get("evalue"))
             )
         elif tagged and not errors:
             problems.append(
@@ -140,12 +125,16 @@ def execution_problems(nb: Any) -> list[str]:
     return problems
 
 
+def _cell_error(count: object, ename: object, evalue: object) -> str:
+    """One line for an error in a cell: its number, the exception type, its message's first line."""
+    lines = str(evalue or "").strip().splitlines()
+    return f"cell [{count}] raised {ename}: {lines[0][:300] if lines else ''}"
+
+
 def _describe_failure(err: BaseException) -> str:
     ename = getattr(err, "ename", None)
     if ename is not None:  # papermill.PapermillExecutionError
-        evalue = str(getattr(err, "evalue", "")).strip().splitlines()
-        first = evalue[0][:300] if evalue else ""
-        return f"cell [{getattr(err, 'exec_count', '?')}] raised {ename}: {first}"
+        return _cell_error(getattr(err, "exec_count", "?"), ename, getattr(err, "evalue", ""))
     return f"{type(err).__name__}: {str(err).strip()[:300]}"
 
 
@@ -240,7 +229,7 @@ def run_course(
     env = {DEVICES_ENV_VAR: str(n_devices)}
     course = CourseRun(build_dir=str(build_dir))
     bar = tqdm(notebooks, unit="notebook", disable=not progress, file=sys.stderr)
-    with _environment(env):
+    with mock.patch.dict(os.environ, env):
         for path in bar:
             bar.set_postfix_str(path.stem)
             output = out_dir / path.name

@@ -107,6 +107,7 @@ def test_function_defined_in_main_is_sent_as_source(tmp_path, marker):
     assert ah.run_cluster(function, args=(5,), env={MARKER: marker}).results == (0, 5)
 
 
+@pytest.mark.timing
 def test_psum_across_four_processes_is_fast(marker):
     """Start 4 processes, one psum across all their devices, shut down: well under 10 s."""
     began = time.monotonic()
@@ -118,6 +119,7 @@ def test_psum_across_four_processes_is_fast(marker):
     assert seconds < 30, f"4-process psum cluster took {seconds:.1f} s"  # generous: shared CI
 
 
+@pytest.mark.timing
 def test_a_rank_that_raises_stops_the_others(marker):
     cluster = ah.LocalCluster(3, 1, env={MARKER: marker})
     cluster.start()
@@ -141,6 +143,7 @@ def test_a_rank_that_dies_is_reported_with_its_exit_code(marker):
     assert info.value.exception_type is None and info.value.exit_code == 3
 
 
+@pytest.mark.timing
 def test_a_hang_is_killed_after_the_timeout(marker):
     cluster = ah.LocalCluster(2, 1, env={MARKER: marker})
     cluster.start()

@@ -257,7 +257,8 @@ def test_caches_are_read_and_label_each_size(tmp_path):
 def test_cpu_sweeps_go_past_the_last_cache_level(quick):
     l3 = (CacheLevel("L2", 1 << 20), CacheLevel("L3", 32 << 20))
     sizes, _ = default_sizes("cpu", quick, caches=l3)
-    assert sizes[-1] >= 4 * (32 << 20) and sizes == tuple(sorted(sizes))
+    assert 2 * sizes[-1] >= 4 * (32 << 20) and sizes == tuple(sorted(sizes))
+    assert caches.level_of(2 * sizes[-1], l3) == "memory"
     assert sizes[0] < 1 << 20  # and starts inside the caches
 
 

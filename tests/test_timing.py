@@ -87,6 +87,7 @@ def test_benchmark_waits_for_every_leaf():
     assert [leaf.waits for leaf in leaves] == [1 + 1 + r.count] * 3
 
 
+@pytest.mark.timing
 def test_benchmark_waits_for_the_device():
     f, x = _heavy()
     timed = ah.benchmark(f, x, budget_s=0.1).median
@@ -94,6 +95,7 @@ def test_benchmark_waits_for_the_device():
     assert timed > 3 * _dispatch_only(f, x)
 
 
+@pytest.mark.timing
 def test_benchmark_waits_for_the_slow_leaf_of_a_pytree():
     f, x = _heavy()
     both = ah.benchmark(lambda a: (a + 1, f(a)), x, budget_s=0.1).median
@@ -101,19 +103,27 @@ def test_benchmark_waits_for_the_slow_leaf_of_a_pytree():
     assert both > 3 * fast_only
 
 
+@pytest.mark.timing
 def test_own_overhead_per_timed_call_is_small():
     """What the timer adds to each sample, and what each sample costs in wall time: < 20 µs."""
     ready = jnp.ones(8).block_until_ready()
     for fn in (lambda: None, lambda: ready):
         n = 2000
-        t0 = time.perf_counter()
-        r = ah.benchmark(fn, budget_s=1e-3, min_repeats=n, max_repeats=n, warmup=0)
-        wall_per_call = (time.perf_counter() - t0) / n
-        assert r.count == n
-        assert r.median < OVERHEAD_BUDGET_S, r
-        assert wall_per_call < OVERHEAD_BUDGET_S, wall_per_call
+        walls, medians = [], []
+        # The best of three tries: other work on a busy machine can only add time.
+        for _ in range(3):
+            t0 = time.perf_counter()
+            r = ah.benchmark(fn, budget_s=1e-3, min_repeats=n, max_repeats=n, warmup=0)
+            walls.append((time.perf_counter() - t0) / n)
+            medians.append(r.median)
+            assert r.count == n
+            if max(walls[-1], r.median) < OVERHEAD_BUDGET_S:
+                break
+        assert min(medians) < OVERHEAD_BUDGET_S, medians
+        assert min(walls) < OVERHEAD_BUDGET_S, walls
 
 
+@pytest.mark.timing
 def test_setup_gives_fresh_inputs_and_is_not_timed():
     made = []
 
@@ -162,6 +172,7 @@ def test_benchmark_rejects_bad_calls():
         ah.benchmark(np.sum, np.ones(2), setup=lambda: (np.ones(2),))
 
 
+@pytest.mark.timing
 def test_timing_mistakes_show_real_gaps():
     f, x = _heavy()
     report = ah.timing_mistakes(f, x, budget_s=0.1, compiles=2)
@@ -189,6 +200,7 @@ def test_timing_mistakes_show_real_gaps():
     assert ah.timing_mistakes(scale, v, budget_s=0.2).factor("host conversion", "min") > 1.1
 
 
+@pytest.mark.timing
 def test_dispatch_timeline():
     x = jnp.asarray(np.random.default_rng(1).standard_normal((512, 512), dtype=np.float32))
     step = jax.jit(lambda a: (a @ a) / 512.0)

@@ -194,7 +194,9 @@ def default_sizes(
     if platform == "cpu":
         past = memory_size(read_caches() if caches is None else caches)
         if quick:
-            return tuple(sorted({2**16, 2**19, 2**22, past})), (128, 512)
+            # One size per level (L2, L3, memory). A transfer or copy touches twice its size, so
+            # half the full sweep's largest size still spans several times the last level.
+            return tuple(sorted({2**16, 2**22, past // 2})), (128, 512)
         return tuple(sorted({2**18, 2**20, 2**22, 2**24, past // 2, past})), (256, 512, 1024)
     if quick:
         return (2**20, 2**22, 2**24, 2**26), (1024, 2048, 4096)
