@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._checks import positive_int
 from ._display import html_table, text_table
 from ._figures import new_figure
 from .throughput.driver import measure_machine
@@ -189,8 +190,7 @@ def roofline_ops(
     import jax.numpy as jnp
     import numpy as np
 
-    if n < 1:
-        raise ValueError(f"n must be positive, got {n}")
+    positive_int("n", n)
     rng = np.random.default_rng(0)  # NumPy makes the data: no compilation per shape
     x = jnp.asarray(rng.standard_normal(n, dtype=np.float32))
     y = jnp.asarray(rng.standard_normal(n, dtype=np.float32))

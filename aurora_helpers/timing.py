@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import jax
 import numpy as np
 
+from ._checks import positive_float, positive_int
 from ._display import html_table, text_table
 from ._figures import new_figure
 
@@ -175,8 +176,7 @@ def benchmark(
     """
     if not callable(fn):
         raise TypeError(f"benchmark needs a function to call, got {type(fn).__name__}")
-    if not budget_s > 0:
-        raise ValueError(f"budget_s must be positive, got {budget_s!r}")
+    positive_float("budget_s", budget_s)
     if min_repeats < 1 or max_repeats < min_repeats:
         raise ValueError(
             f"need 1 <= min_repeats <= max_repeats, got min_repeats={min_repeats}, "
@@ -335,8 +335,7 @@ def timing_mistakes(
     the same calls give the "no block" figure, and "host conversion" calls take turns with them
     for ``budget_s`` seconds.
     """
-    if compiles < 1:
-        raise ValueError(f"compiles must be >= 1, got {compiles}")
+    positive_int("compiles", compiles)
     label = name or _name_of(fn)
     perf = time.perf_counter
 
@@ -478,8 +477,7 @@ def dispatch_timeline(step: Callable[[Any], Any], state: Any, steps: int = 8) ->
     ``step`` is warmed up (compiled) first. The host dispatches every step back to back; then it
     waits for the results in order and notes the moment each one is ready.
     """
-    if steps < 1:
-        raise ValueError(f"steps must be >= 1, got {steps}")
+    positive_int("steps", steps)
     _block(step(state))  # compile outside the timeline
     perf = time.perf_counter
     starts: list[float] = []
