@@ -3,7 +3,7 @@
 An operation that does F floating-point operations and moves B bytes has arithmetic intensity
 I = F / B. No device can run it faster than min(compute roof, bandwidth roof x I) FLOP/s: below
 the *ridge point* (compute / bandwidth) the memory system limits it (memory-bound), above it the
-arithmetic units do (compute-bound). The roofs here are *measured* by the machine probes; the
+arithmetic units do (compute-bound). The roofs here are *measured* by :func:`~aurora_helpers.measure_machine`; the
 published peaks, where known, are drawn too.
 """
 
@@ -222,7 +222,7 @@ def measure_roofline(
     dtype: str = "float32",
     budget_s: float = 0.05,
 ) -> Roofline:
-    """Time each operation (best of its repeats, like the probes) and place it under the roofs
+    """Time each operation (best of its repeats, like measure_machine) and place it under the roofs
     measured by ``bench``.
 
     ``bench`` defaults to a quick :func:`measure_machine` of the copy and matmul metrics. ``ops``
@@ -234,7 +234,7 @@ def measure_roofline(
     if bandwidth is None or compute is None:
         raise ValueError(
             f"the bench has no copy or no {dtype} matmul measurement; run measure_machine with "
-            f"probes including 'copy' and 'matmul' and dtypes including {dtype!r}"
+            f"metrics including 'copy' and 'matmul' and dtypes including {dtype!r}"
         )
     ops = list(roofline_ops() if ops is None else ops)
     if not ops:
@@ -250,18 +250,18 @@ def measure_roofline(
     )
     notes = []
     # A roof bounds what the machine can do, so anything seen running faster raises it: a noisy
-    # probe, or data small enough to stay in a cache, can beat the probe's figure.
+    # measurement, or data small enough to stay in a cache, can beat measure_machine's figure.
     fastest = max(points, key=lambda p: p.flops_per_s)
     if fastest.flops_per_s > compute:
         notes.append(
-            f"compute roof raised from the probe's {compute / 1e9:.3g} to {fastest.flops_per_s / 1e9:.3g} "
+            f"compute roof raised from measure_machine's {compute / 1e9:.3g} to {fastest.flops_per_s / 1e9:.3g} "
             f"GFLOP/s, seen for {fastest.name}"
         )
         compute = fastest.flops_per_s
     widest = max(points, key=lambda p: p.bytes / p.seconds)
     if widest.bytes / widest.seconds > bandwidth:
         notes.append(
-            f"memory roof raised from the probe's {bandwidth / 1e9:.3g} to "
+            f"memory roof raised from measure_machine's {bandwidth / 1e9:.3g} to "
             f"{widest.bytes / widest.seconds / 1e9:.3g} GB/s, seen for {widest.name}"
         )
         bandwidth = widest.bytes / widest.seconds

@@ -262,7 +262,7 @@ COMPARE_LIBRARIES: dict[str, str] = {"torch": "torch"}
 
 
 def load_suite(library: str, platform: str) -> ThroughputSuite:
-    """The probe suite of another library for ``platform``.
+    """The throughput suite of another library for ``platform``.
 
     Raises:
         ValueError: the library is not one the course knows.

@@ -13,7 +13,7 @@ from .ops import Op, host_data, matmul_error, pointer_of, same_values
 
 
 class JaxSuite:
-    """The probes with JAX, on one device."""
+    """The operations of every metric with JAX, on one device."""
 
     def __init__(self, device: jax.Device | None = None) -> None:
         from jax.sharding import SingleDeviceSharding

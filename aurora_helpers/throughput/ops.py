@@ -16,7 +16,7 @@ class ComparisonUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Op:
-    """One way to run a probe once, as a suite offers it to the driver."""
+    """One way to run a metric's operation once, as a suite offers it to the driver."""
 
     method: str
     run: Callable[..., Any]

@@ -12,7 +12,7 @@ from .ops import ComparisonUnavailable, Op, host_data, matmul_error, same_values
 
 
 class TorchSuite:
-    """The same probes with PyTorch, on the kind of device JAX uses (``cpu`` or ``gpu``)."""
+    """The same operations with PyTorch, on the kind of device JAX uses (``cpu`` or ``gpu``)."""
 
     def __init__(self, platform: str) -> None:
         import torch
