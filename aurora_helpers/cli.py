@@ -24,7 +24,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         print(report._repr_html_())
     else:
         print(report)
-    return 0 if report.jax_jax_versionsed else 1
+    return 0 if report.jax_supported else 1
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

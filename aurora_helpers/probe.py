@@ -43,7 +43,7 @@ class MachineReport:
     jaxlib_version: str
     python_version: str
     in_colab: bool
-    jax_jax_versionsed: bool
+    jax_supported: bool
     jax_message: str
     jax_fix: str | None
     devices: tuple[DeviceInfo, ...] = field(default_factory=tuple)
@@ -69,7 +69,7 @@ class MachineReport:
             ("device kinds", kinds),
             ("processes", f"index {self.process_index} of {self.process_count}"),
             ("JAX / jaxlib", f"{self.jax_version} / {self.jaxlib_version}"),
-            ("supported range", f"{JAX_REQUIREMENT}: {'yes' if self.jax_jax_versionsed else 'NO'}"),
+            ("supported range", f"{JAX_REQUIREMENT}: {'yes' if self.jax_supported else 'NO'}"),
             ("Python", self.python_version),
             ("Colab", "yes" if self.in_colab else "no"),
         ]
@@ -128,7 +128,7 @@ def probe() -> MachineReport:
         jaxlib_version=jaxlib.__version__,
         python_version=platform.python_version(),
         in_colab=in_colab(),
-        jax_jax_versionsed=version.supported,
+        jax_supported=version.supported,
         jax_message=version.message,
         jax_fix=version.fix,
         devices=tuple(

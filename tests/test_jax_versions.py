@@ -44,7 +44,7 @@ def test_unsupported_versions_name_the_fix(version, word):
     assert result.fix == f'python -m pip install -U "{_jax_versions.JAX_REQUIREMENT}"'
 
 
-def test_installed_jax_is_jax_versionsed():
+def test_installed_jax_is_supported():
     assert check_jax_version().supported
 
 

@@ -12,7 +12,7 @@ def test_probe_agrees_with_jax():
     assert report.device_count == jax.device_count() == len(report.devices) == 8
     assert report.simulated and report.device_kinds == ("cpu",)
     assert report.process_count == 1 and report.process_index == 0
-    assert report.jax_jax_versionsed and report.jax_fix is None
+    assert report.jax_supported and report.jax_fix is None
     assert all(d.memory_bytes is None for d in report.devices)  # CPU reports no allocator limit
     assert "device" in report.devices[0].memory_kinds
 
@@ -32,7 +32,7 @@ def test_unsupported_version_shows_fix():
     broken = type(report)(
         **{
             **report.__dict__,
-            "jax_jax_versionsed": False,
+            "jax_supported": False,
             "jax_message": "old",
             "jax_fix": "pip install x",
         }
