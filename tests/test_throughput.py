@@ -274,13 +274,11 @@ def test_headline_bandwidth_comes_from_memory_and_says_so():
 
 @pytest.mark.slow
 def test_cli_bench_compare_missing_library(fresh_python):
-    code = "from aurora_helpers.cli import main; raise SystemExit(main({args}))"
-    try:
-        import torch  # noqa: F401
-
-        pytest.skip("torch is installed here")
-    except ImportError:
-        pass
+    # As if PyTorch were not installed, whether or not it is.
+    code = (
+        "import sys; sys.modules['torch'] = None; "
+        "from aurora_helpers.cli import main; raise SystemExit(main({args}))"
+    )
     named = fresh_python(code.format(args="['bench', '--quick', '--compare', 'torch']"))
     assert named.returncode == 1
     assert "torch is not installed" in named.stderr and "pip install torch" in named.stderr
