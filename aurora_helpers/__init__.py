@@ -21,6 +21,7 @@ from .devices import (
     setup_devices,
 )
 from .exercises import CheckResult, ExerciseFailed, NotSolvedYet, assert_matches, check, differences
+from .gpu_check import GpuUnusedError, check_gpu_backend, nvidia_gpus
 from .mesh import balanced_shape, make_mesh
 from .notebook import NotebookSetup, setup_notebook
 from .probe import DeviceInfo, MachineReport, in_colab, probe
@@ -160,6 +161,7 @@ __all__ = [
     "DeviceInfo",
     "DeviceSetupError",
     "ExerciseFailed",
+    "GpuUnusedError",
     "LocalCluster",
     "MachineBench",
     "MachineReport",
@@ -177,6 +179,7 @@ __all__ = [
     "balanced_shape",
     "benchmark",
     "check",
+    "check_gpu_backend",
     "check_jax_version",
     "compare_benches",
     "count_collectives",
@@ -194,6 +197,7 @@ __all__ = [
     "make_mesh",
     "measure_machine",
     "measure_roofline",
+    "nvidia_gpus",
     "parse_collectives",
     "peak_for",
     "probe",
