@@ -16,12 +16,15 @@ PARAMS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu student lab lint format sync clean
+.PHONY: test-matrix test-colab
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
 	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
+	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
+	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -54,6 +57,13 @@ test-oldest: $(OLD_STAMP)
 
 test-gpu:
 	scripts/test-gpu
+
+# One cached venv per release (.venv-jax-VERSION); table in build/matrix/summary.md.
+test-matrix:
+	JOBS=$(JOBS) scripts/test-matrix $(MATRIX)
+
+test-colab:
+	scripts/test-colab
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
