@@ -211,7 +211,7 @@ def align_jax(
     *,
     loaded_jax: str | None,
     pip_install: PipRunner = _pip_install,
-    installed: Callable[[], dict[str, str]] = installed_jax_packages,
+    installed: Callable[[], dict[str, str]] | None = None,
 ) -> AlignmentResult:
     """Bring jax, jaxlib and every installed JAX plugin to one version inside the course's range.
 
@@ -220,11 +220,13 @@ def align_jax(
             None if it had not. The runtime must be restarted when that JAX differs from the one
             installed now, or when this call changed any package under an imported JAX.
         pip_install: installs a list of requirements (tests replace it).
-        installed: reads the installed JAX distributions (tests replace it).
+        installed: reads the installed JAX distributions (default: :func:`installed_jax_packages`).
 
     Raises:
         ColabSetupError: after installing, the packages still disagree (the message says which).
     """
+    if installed is None:
+        installed = installed_jax_packages
     plan = plan_alignment(installed())
     if plan.requirements:
         pip_install(list(plan.requirements))
