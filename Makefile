@@ -15,7 +15,7 @@ ONLY ?=
 PARAMS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -23,6 +23,8 @@ help:
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
+	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
+	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -61,6 +63,12 @@ TORCH_VENV ?= .venv-torch
 test-torch:
 	@scripts/make-venv $(TORCH_VENV) dev,torch
 	AURORA_STRICT=1 $(TORCH_VENV)/bin/python -m pytest -q -p no:randomly -m torch tests
+# One cached venv per release (.venv-jax-VERSION); table in build/matrix/summary.md.
+test-matrix:
+	JOBS=$(JOBS) scripts/test-matrix $(MATRIX)
+
+test-colab:
+	scripts/test-colab
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student

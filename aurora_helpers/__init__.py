@@ -36,6 +36,7 @@ _EAGER_MODULES: dict[str, tuple[str, ...]] = {
         "check",
         "differences",
     ),
+    "gpu_check": ("GpuUnusedError", "check_gpu_backend", "nvidia_gpus"),
     "mesh": ("balanced_shape", "make_mesh"),
     "notebook": ("NotebookSetup", "setup_notebook"),
     "probe": ("DeviceInfo", "MachineReport", "in_colab", "probe"),
@@ -125,6 +126,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         check,
         differences,
     )
+    from .gpu_check import GpuUnusedError, check_gpu_backend, nvidia_gpus
     from .machine_diagram import draw_machine
     from .mesh import balanced_shape, make_mesh
     from .notebook import NotebookSetup, setup_notebook

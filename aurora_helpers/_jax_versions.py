@@ -1,6 +1,7 @@
 """The JAX versions the course supports (the tested range), and a check of the running one.
 
-Keep these in step with ``pyproject.toml`` (``tests/test_jax_versions.py`` compares them).
+Keep these in step with ``pyproject.toml``, ``ci/oldest.txt`` and ``ci/matrix.txt``
+(``tests/test_jax_versions.py`` compares them).
 """
 
 from __future__ import annotations

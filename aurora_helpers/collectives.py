@@ -46,6 +46,8 @@ _NUM_REPLICAS = re.compile(r"\breplica_count=(\d+)")
 _IOTA_BODY = r"\[(?P<shape>[\d,]+)\]<=\[(?P<dims>[\d,]+)\](?:T\((?P<perm>[\d,]+)\))?"
 _IOTA = re.compile(_IOTA_BODY)
 _IOTA_GROUPS = re.compile(r"replica_groups=" + _IOTA_BODY)
+# XLA in JAX 0.10.x prints mesh device ids without the target shape: "[4,2]T(1,0)".
+_IOTA_IDS = re.compile(r"\[(?P<dims>[\d,]+)\](?:T\((?P<perm>[\d,]+)\))?")
 _MESH_GROUPS = re.compile(
     r"replica_groups=mesh\[(?P<axes>[^\]]*)\](?:,\s*device_ids=\((?P<ids>[^)]*(?:\)[^)]*)?)\))?"
     r"\s*\{(?P<group>[^}]*)\}"
@@ -88,8 +90,11 @@ def _mesh_groups(match: re.Match[str]) -> tuple[tuple[int, ...], ...]:
     sizes = [size for _, size in axes]
     if match["ids"]:
         iota = _IOTA.fullmatch(match["ids"].strip())
+        short = _IOTA_IDS.fullmatch(match["ids"].strip())
         if iota:
             ids = _iota(iota["shape"], iota["dims"], iota["perm"]).reshape(-1)
+        elif short:
+            ids = _iota(short["dims"], short["dims"], short["perm"]).reshape(-1)
         else:
             ids = np.array([int(v) for v in re.findall(r"\d+", match["ids"])])
     else:

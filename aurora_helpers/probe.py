@@ -13,6 +13,7 @@ import jax
 from ._device_queries import memory_kinds, memory_limit
 from ._display import format_bytes, html_table, text_table
 from ._jax_versions import JAX_REQUIREMENT, check_jax_version
+from .gpu_check import check_gpu_backend
 
 
 @dataclass(frozen=True)
@@ -111,12 +112,18 @@ def in_colab() -> bool:
 
 
 def probe() -> MachineReport:
-    """Describe the machine JAX runs on. Starts JAX's backend if it has not started yet."""
+    """Describe the machine JAX runs on. Starts JAX's backend if it has not started yet.
+
+    Raises:
+        GpuUnusedError: ``nvidia-smi`` lists an NVIDIA GPU but JAX's backend is the CPU (unless
+            ``JAX_PLATFORMS=cpu`` chose the CPU); the message names the fix.
+    """
     import jaxlib
 
     devices = jax.devices()
     version = check_jax_version(jax.__version__)
     backend = jax.default_backend()
+    check_gpu_backend(backend, jax.__version__)
     return MachineReport(
         backend=backend,
         device_count=jax.device_count(),

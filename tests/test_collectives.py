@@ -171,6 +171,17 @@ def test_sub_axes_in_mesh_groups():
     assert op.groups == ((0, 4), (1, 5), (2, 6), (3, 7))
 
 
+def test_mesh_device_ids_without_a_target_shape():
+    # As XLA prints it under JAX 0.10.2: ids [4,2]T(1,0) = 0,2,4,6,1,3,5,7 laid over the mesh.
+    text = (
+        "%a = f32[16,4]{1,0} all-gather(%p), channel_id=2, "
+        "replica_groups=mesh['axis_0'=2,'axis_1'=1,'axis_2'=4], device_ids=([4,2]T(1,0)) "
+        "{'axis_0'}, dimensions={0}, use_global_device_ids=true"
+    )
+    (op,) = ah.count_collectives(text).ops
+    assert op.groups == ((0, 1), (2, 3), (4, 5), (6, 7))
+
+
 def test_missing_groups_mean_everyone():
     text = "HloModule m, num_partitions=3\n%a = f32[] all-reduce(f32[] %x), replica_groups={}, to_apply=%add"
     assert ah.count_collectives(text).ops[0].groups == ((0, 1, 2),)

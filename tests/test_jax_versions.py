@@ -55,3 +55,25 @@ def test_declared_range_matches_pyproject_and_ci():
         re.findall(r"^(jax|jaxlib)==(\S+)$", (ROOT / "ci" / "oldest.txt").read_text(), re.M)
     )
     assert pins == {"jax": _jax_versions.JAX_OLDEST, "jaxlib": _jax_versions.JAX_OLDEST}
+
+
+def _matrix_releases() -> list[str]:
+    lines = (ROOT / "ci" / "matrix.txt").read_text().splitlines()
+    return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
+
+
+def test_matrix_covers_every_minor_release_in_the_range():
+    """ci/matrix.txt: one release per minor series between the oldest and the newest (which
+    `make test-oldest` and `make test` cover), all inside the declared range."""
+    matrix = _matrix_releases()
+    assert matrix, "ci/matrix.txt lists no release"
+    for version in matrix:
+        assert check_jax_version(version).supported, (
+            f"{version} is outside {_jax_versions.JAX_REQUIREMENT}"
+        )
+    oldest, upper = parse_version(_jax_versions.JAX_OLDEST), parse_version(_jax_versions.JAX_UPPER_EXCLUSIVE)
+    assert oldest[0] == upper[0] == 0, "the minor-series count below assumes 0.x releases"
+    minors = [parse_version(v)[:2] for v in matrix]
+    assert len(set(minors)) == len(minors), "one release per minor series"
+    # The newest minor series (upper - 1) is what `make test` installs; every other one is listed.
+    assert set(minors) == {(0, minor) for minor in range(oldest[1], upper[1] - 1)}
