@@ -16,12 +16,14 @@ PARAMS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu student lab lint format sync clean
+.PHONY: test-launchers
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
 	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
+	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -54,6 +56,10 @@ test-oldest: $(OLD_STAMP)
 
 test-gpu:
 	scripts/test-gpu
+
+# Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
+test-launchers: setup
+	$(PY) scripts/test-launchers $(abspath $(PY))
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
