@@ -44,6 +44,14 @@ if TYPE_CHECKING:
         parse_collectives,
     )
     from .compiles import Compilations, count_compilations
+    from .launchers import (
+        mpirun_command,
+        program_path,
+        sbatch_script,
+        slurm_config,
+        srun_command,
+        tour_reference,
+    )
     from .machine_bench import (
         BenchComparison,
         MachineBench,
@@ -92,6 +100,14 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "parse_collectives",
     ),
     "compiles": ("Compilations", "count_compilations"),
+    "launchers": (
+        "mpirun_command",
+        "program_path",
+        "sbatch_script",
+        "slurm_config",
+        "srun_command",
+        "tour_reference",
+    ),
     "machine_bench": (
         "BenchComparison",
         "MachineBench",
@@ -194,14 +210,20 @@ __all__ = [
     "make_mesh",
     "measure_machine",
     "measure_roofline",
+    "mpirun_command",
     "parse_collectives",
     "peak_for",
     "probe",
+    "program_path",
     "requested_device_count",
     "roofline_ops",
     "run_cluster",
+    "sbatch_script",
     "setup_devices",
     "setup_notebook",
     "sharding_blocks",
+    "slurm_config",
+    "srun_command",
     "timing_mistakes",
+    "tour_reference",
 ]
