@@ -7,6 +7,7 @@ under mpirun and SLURM.
 from __future__ import annotations
 
 import shlex
+import time
 
 import pytest
 
@@ -93,3 +94,26 @@ def test_diverge_hangs_with_rank_zero_alone_in_the_collective():
     assert caught.value.waiting == (0,) and caught.value.finished == (1,)
     assert caught.value.stdout[0].endswith("rank 0: entering a jitted sum alone\n")
     assert caught.value.stdout[1].endswith("rank 1: finished\n")
+
+
+FROZEN = """
+import os, signal
+import jax
+from jax.experimental import multihost_utils
+
+multihost_utils.sync_global_devices("both started")
+if jax.process_index() == 1:
+    os.kill(os.getpid(), signal.SIGSTOP)  # frozen: alive, but no more heartbeats
+multihost_utils.sync_global_devices("never completes")
+"""
+
+
+@pytest.mark.slow
+def test_a_frozen_rank_is_declared_dead_by_the_shortened_heartbeat_timeout():
+    """LocalCluster joins with a 20 s heartbeat timeout (JAX: 100 s), so a frozen rank makes its
+    partner fail well before this 75 s run timeout; with JAX's default it would time out."""
+    began = time.monotonic()
+    with pytest.raises(ah.ClusterProcessError) as caught:
+        ah.run_cluster(FROZEN, processes=2, devices_per_process=1, timeout=75)
+    assert caught.value.rank == 0 and caught.value.exit_code is not None
+    assert time.monotonic() - began < 75
