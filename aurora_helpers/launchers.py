@@ -34,7 +34,7 @@ RANK_ENV = (
 
 
 def program_path(name: str) -> Path:
-    """The path of example program ``name`` (``"multihost_tour"`` or ``"diverge"``)."""
+    """The path of example program ``name``, e.g. ``"multihost_tour"`` or ``"diverge"``."""
     path = PROGRAMS / f"{name.removesuffix('.py')}.py"
     if name.startswith("_") or not path.is_file():
         known = sorted(p.stem for p in PROGRAMS.glob("[!_]*.py"))

@@ -17,7 +17,9 @@ import aurora_helpers as ah
 def test_program_path_finds_the_programs_and_names_them_when_asked_for_another():
     assert ah.program_path("multihost_tour").name == "multihost_tour.py"
     assert ah.program_path("diverge.py").is_file()
-    with pytest.raises(FileNotFoundError, match=r"\['diverge', 'multihost_tour'"):
+    with pytest.raises(
+        FileNotFoundError, match=r"\['diverge', 'mpi4jax_allreduce', 'multihost_tour'\]"
+    ):
         ah.program_path("nonsense")
     with pytest.raises(FileNotFoundError):
         ah.program_path("_loopback")  # a helper of the programs, not a program
