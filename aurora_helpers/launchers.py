@@ -68,7 +68,9 @@ def mpirun_command(
         command.append("--allow-run-as-root")  # Open MPI refuses root without it (containers, CI)
     if loopback:
         command += ["--oversubscribe"]  # more ranks than cores, all on this one machine
-        command += ["--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo"]
+        # One machine: MPI messages through shared memory (no TCP listener in the ranks), and
+        # mpirun's own bootstrap traffic on the loopback interface.
+        command += ["--mca", "btl", "self,vader", "--mca", "oob_tcp_if_include", "lo"]
     if output_dir is not None:
         command += ["--output-filename", output_dir]  # DIR/1/rank.N/{stdout,stderr}
     for name in forward:

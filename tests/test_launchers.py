@@ -41,7 +41,7 @@ def test_mpirun_command_keeps_open_mpi_on_loopback_and_forwards_variables():
     text = shlex.join(command)
     assert command[:3] == ["mpirun", "-np", "4"] and command[-2:] == ["py", "tour.py"]
     assert "--allow-run-as-root" in command
-    assert "--mca btl_tcp_if_include lo --mca oob_tcp_if_include lo" in text
+    assert "--mca btl self,vader --mca oob_tcp_if_include lo" in text
     assert "-x A -x B" in text
     plain = ah.mpirun_command("tour.py", 2, loopback=False)
     assert plain == ["mpirun", "-np", "2", "python", "tour.py"]
