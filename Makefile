@@ -15,7 +15,7 @@ ONLY ?=
 PARAMS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -25,6 +25,7 @@ help:
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
 	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
 	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
+	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -69,6 +70,9 @@ test-matrix:
 
 test-colab:
 	scripts/test-colab
+# Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
+test-launchers: setup
+	$(PY) scripts/test-launchers $(abspath $(PY))
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student

@@ -62,6 +62,14 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "parse_collectives",
     ),
     "compiles": ("Compilations", "count_compilations"),
+    "launchers": (
+        "mpirun_command",
+        "program_path",
+        "sbatch_script",
+        "slurm_config",
+        "srun_command",
+        "tour_reference",
+    ),
     "throughput": (
         "MachineThroughput",
         "Measurement",
@@ -127,6 +135,14 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         differences,
     )
     from .gpu_check import GpuUnusedError, check_gpu_backend, nvidia_gpus
+    from .launchers import (
+        mpirun_command,
+        program_path,
+        sbatch_script,
+        slurm_config,
+        srun_command,
+        tour_reference,
+    )
     from .machine_diagram import draw_machine
     from .mesh import balanced_shape, make_mesh
     from .notebook import NotebookSetup, setup_notebook

@@ -28,6 +28,11 @@ from pathlib import Path
 from typing import Any
 
 _THIS_FILE = os.path.abspath(__file__)
+#: Seconds without heartbeats before the coordinator declares a process dead (JAX: 100), and
+#: seconds jax.distributed.shutdown() waits for the others (JAX: 300). On one machine a silent
+#: process is dead long before that; shortened as JAX's own multi-process tests shorten theirs.
+LOCAL_HEARTBEAT_TIMEOUT = 20
+LOCAL_SHUTDOWN_TIMEOUT = 20
 
 
 def _write(path: Path, payload: dict[str, Any]) -> None:
@@ -199,6 +204,8 @@ def _start(spec: dict[str, Any], rank: int) -> None:
         process_id=rank,
         coordinator_bind_address=address,  # loopback only, never all interfaces
         initialization_timeout=spec["init_timeout"],
+        heartbeat_timeout_seconds=LOCAL_HEARTBEAT_TIMEOUT,
+        shutdown_timeout_seconds=LOCAL_SHUTDOWN_TIMEOUT,
         cluster_detection_method="deactivate",  # the arguments above are the whole truth
     )
     # Build the backend now (every process takes part: they exchange their device lists), so
