@@ -43,7 +43,16 @@ if TYPE_CHECKING:
         count_collectives,
         parse_collectives,
     )
+    from .comm_costs import (
+        CollectiveCost,
+        Traffic,
+        collective_cost,
+        compiled_traffic,
+        op_cost,
+        traffic,
+    )
     from .compiles import Compilations, count_compilations
+    from .layout_pictures import draw_layout_costs
     from .machine_bench import (
         BenchComparison,
         MachineBench,
@@ -91,7 +100,16 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "count_collectives",
         "parse_collectives",
     ),
+    "comm_costs": (
+        "CollectiveCost",
+        "Traffic",
+        "collective_cost",
+        "compiled_traffic",
+        "op_cost",
+        "traffic",
+    ),
     "compiles": ("Compilations", "count_compilations"),
+    "layout_pictures": ("draw_layout_costs",),
     "machine_bench": (
         "BenchComparison",
         "MachineBench",
@@ -154,6 +172,7 @@ __all__ = [
     "ClusterRun",
     "ClusterStartError",
     "ClusterTimeout",
+    "CollectiveCost",
     "CollectiveCounts",
     "CollectiveOp",
     "Compilations",
@@ -173,17 +192,21 @@ __all__ = [
     "RooflinePoint",
     "ShardBlock",
     "Timeline",
+    "Traffic",
     "assert_matches",
     "balanced_shape",
     "benchmark",
     "check",
     "check_jax_version",
+    "collective_cost",
     "compare_benches",
+    "compiled_traffic",
     "count_collectives",
     "count_compilations",
     "device_color",
     "differences",
     "dispatch_timeline",
+    "draw_layout_costs",
     "draw_machine",
     "draw_mesh",
     "draw_sharding",
@@ -194,6 +217,7 @@ __all__ = [
     "make_mesh",
     "measure_machine",
     "measure_roofline",
+    "op_cost",
     "parse_collectives",
     "peak_for",
     "probe",
@@ -204,4 +228,5 @@ __all__ = [
     "setup_notebook",
     "sharding_blocks",
     "timing_mistakes",
+    "traffic",
 ]
