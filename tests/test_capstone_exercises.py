@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import NOTEBOOKS
 
 WRONG = {
@@ -77,6 +79,7 @@ print("done")
 """
 
 
+@pytest.mark.slow
 def test_exercise_checks_reject_wrong_answers(fresh_python):
     notebook = NOTEBOOKS / "09_capstone.md"
     code = f"import sys; sys.argv = ['driver', {json.dumps(WRONG)!r}, {str(notebook)!r}]\n"
