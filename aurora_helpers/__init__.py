@@ -61,7 +61,24 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "count_collectives",
         "parse_collectives",
     ),
+    "comm_costs": (
+        "CollectiveCost",
+        "Traffic",
+        "collective_cost",
+        "compiled_traffic",
+        "op_cost",
+        "traffic",
+    ),
+    "comm_costs": (
+        "CollectiveCost",
+        "Traffic",
+        "collective_cost",
+        "compiled_traffic",
+        "op_cost",
+        "traffic",
+    ),
     "compiles": ("Compilations", "count_compilations"),
+    "layout_pictures": ("draw_layout_costs",),
     "launchers": (
         "mpirun_command",
         "program_path",
@@ -118,6 +135,14 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         count_collectives,
         parse_collectives,
     )
+    from .comm_costs import (
+        CollectiveCost,
+        Traffic,
+        collective_cost,
+        compiled_traffic,
+        op_cost,
+        traffic,
+    )
     from .compiles import Compilations, count_compilations
     from .devices import (
         DEFAULT_SIMULATED_DEVICES,
@@ -143,6 +168,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         srun_command,
         tour_reference,
     )
+    from .layout_pictures import draw_layout_costs
     from .machine_diagram import draw_machine
     from .mesh import balanced_shape, make_mesh
     from .notebook import NotebookSetup, setup_notebook

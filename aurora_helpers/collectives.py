@@ -57,6 +57,51 @@ _GROUP_AXIS = re.compile(r"(?P<name>[^,:\s]+)(?::\((?P<pre>\d+)\)(?P<size>\d+))?
 _LIST_GROUPS = re.compile(r"replica_groups=\{(?P<body>(?:\{[\d,\s]*\},?\s*)*)\}")
 _PAIRS = re.compile(r"source_target_pairs=\{(?P<body>(?:\{[\d,\s]*\},?\s*)*)\}")
 _INNER_BRACES = re.compile(r"\{([\d,\s]*)\}")
+# An array type in HLO text: "f32[8,4]{1,0}", "bf16[]", "pred[3]".
+_ARRAY_TYPE = re.compile(r"\b(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(?P<dims>[\d,]*)\]")
+
+#: Bytes per element of the HLO element types (sub-byte types round up to one byte).
+HLO_DTYPE_BYTES: dict[str, int] = {
+    "pred": 1,
+    "s8": 1,
+    "u8": 1,
+    "s4": 1,
+    "u4": 1,
+    "s16": 2,
+    "u16": 2,
+    "f16": 2,
+    "bf16": 2,
+    "s32": 4,
+    "u32": 4,
+    "f32": 4,
+    "s64": 8,
+    "u64": 8,
+    "f64": 8,
+    "c64": 8,
+    "c128": 16,
+}
+
+
+def hlo_type_bytes(result_type: str) -> int:
+    """Bytes of an HLO result type: ``"f32[8,4]{1,0}"`` -> 128; a tuple
+    ``"(f32[8]{0}, f32[])"`` -> 36 (every array in it, added up).
+
+    Raises:
+        ValueError: an element type this table does not know (add it to ``HLO_DTYPE_BYTES``).
+    """
+    total = 0
+    for match in _ARRAY_TYPE.finditer(result_type):
+        dtype = match["dtype"]
+        if dtype.startswith("f8") or dtype.startswith("f4"):
+            size = 1
+        elif dtype in HLO_DTYPE_BYTES:
+            size = HLO_DTYPE_BYTES[dtype]
+        else:
+            raise ValueError(f"unknown HLO element type {dtype!r} in {result_type!r}")
+        total += size * int(
+            np.prod([int(d) for d in match["dims"].split(",") if d], dtype=np.int64)
+        )
+    return total
 
 
 def _normalise_kind(kind: str) -> str:
@@ -153,6 +198,21 @@ class CollectiveOp:
     when the groups are written in a form this module cannot read."""
     line: str
     """The instruction, as printed."""
+
+    @property
+    def result_bytes(self) -> int:
+        """Bytes of this instruction's result on one device (all arrays of a combined tuple).
+
+        For an all-gather that is the gathered array; for a reduce-scatter, one device's block
+        of the reduced array (the operand is ``group_size`` times larger)."""
+        return hlo_type_bytes(self.result)
+
+    @property
+    def group_size(self) -> int:
+        """Devices in each group (for a permute: 2, a source and its target)."""
+        if not self.groups:
+            raise ValueError(f"could not read the device groups of: {self.line}")
+        return len(self.groups[0])
 
     @property
     def trivial(self) -> bool:

@@ -223,3 +223,32 @@ def test_unreadable_groups_still_count_but_cannot_name_axes(mesh):
     assert counts["all-reduce"] == 1 and counts.ops[0].groups == () and not counts.ops[0].trivial
     with pytest.raises(ValueError, match="could not read the device groups"):
         counts.ops[0].mesh_axes(mesh)
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("f32[8,4]{1,0}", 128),
+        ("(f32[8]{0}, f32[])", 36),
+        ("bf16[3,2]{1,0}", 12),
+        ("(s32[2]{0}, /*index=1*/pred[5]{0}, f64[1]{0})", 21),
+        ("f8e4m3fn[16]{0}", 16),
+    ],
+)
+def test_bytes_of_hlo_types(text, size):
+    from aurora_helpers.collectives import hlo_type_bytes
+
+    assert hlo_type_bytes(text) == size
+
+
+def test_unknown_hlo_types_are_refused():
+    from aurora_helpers.collectives import hlo_type_bytes
+
+    with pytest.raises(ValueError, match="unknown HLO element type"):
+        hlo_type_bytes("q99[4]{0}")
+
+
+def test_collectives_know_their_result_bytes_and_group_size(mesh, x):
+    (op,) = ah.count_collectives(lambda a: a.sum(axis=1), x).ops
+    assert op.group_size == 2
+    assert op.result_bytes == 4 * 4  # this device's 4 rows of the row sums, float32
