@@ -44,6 +44,14 @@ if TYPE_CHECKING:
         parse_collectives,
     )
     from .compiles import Compilations, count_compilations
+    from .ffi_build import (
+        CompilerNotFound,
+        FfiBuild,
+        FfiBuildError,
+        build_ffi_targets,
+        find_compiler,
+    )
+    from .jaxpr_inspect import FfiCall, ffi_calls, pallas_grids, primitive_counts
     from .machine_bench import (
         BenchComparison,
         MachineBench,
@@ -52,6 +60,7 @@ if TYPE_CHECKING:
         measure_machine,
     )
     from .machine_diagram import draw_machine
+    from .pallas_pictures import KernelBlock, draw_pallas_blocks, pallas_blocks
     from .peaks import PEAKS, Peak, peak_for
     from .roofline import Roofline, RooflineOp, RooflinePoint, measure_roofline, roofline_ops
     from .sharding_pictures import (
@@ -92,6 +101,14 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "parse_collectives",
     ),
     "compiles": ("Compilations", "count_compilations"),
+    "ffi_build": (
+        "CompilerNotFound",
+        "FfiBuild",
+        "FfiBuildError",
+        "build_ffi_targets",
+        "find_compiler",
+    ),
+    "jaxpr_inspect": ("FfiCall", "ffi_calls", "pallas_grids", "primitive_counts"),
     "machine_bench": (
         "BenchComparison",
         "MachineBench",
@@ -100,6 +117,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "measure_machine",
     ),
     "machine_diagram": ("draw_machine",),
+    "pallas_pictures": ("KernelBlock", "draw_pallas_blocks", "pallas_blocks"),
     "peaks": ("PEAKS", "Peak", "peak_for"),
     "roofline": ("Roofline", "RooflineOp", "RooflinePoint", "measure_roofline", "roofline_ops"),
     "sharding_pictures": (
@@ -157,9 +175,14 @@ __all__ = [
     "CollectiveCounts",
     "CollectiveOp",
     "Compilations",
+    "CompilerNotFound",
     "DeviceInfo",
     "DeviceSetupError",
     "ExerciseFailed",
+    "FfiBuild",
+    "FfiBuildError",
+    "FfiCall",
+    "KernelBlock",
     "LocalCluster",
     "MachineBench",
     "MachineReport",
@@ -176,6 +199,7 @@ __all__ = [
     "assert_matches",
     "balanced_shape",
     "benchmark",
+    "build_ffi_targets",
     "check",
     "check_jax_version",
     "compare_benches",
@@ -186,16 +210,22 @@ __all__ = [
     "dispatch_timeline",
     "draw_machine",
     "draw_mesh",
+    "draw_pallas_blocks",
     "draw_sharding",
     "draw_shardings",
+    "ffi_calls",
+    "find_compiler",
     "format_seconds",
     "in_colab",
     "load_cluster_magic",
     "make_mesh",
     "measure_machine",
     "measure_roofline",
+    "pallas_blocks",
+    "pallas_grids",
     "parse_collectives",
     "peak_for",
+    "primitive_counts",
     "probe",
     "requested_device_count",
     "roofline_ops",
