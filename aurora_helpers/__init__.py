@@ -78,6 +78,14 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "traffic",
     ),
     "compiles": ("Compilations", "count_compilations"),
+    "ffi_build": (
+        "CompilerNotFound",
+        "FfiBuild",
+        "FfiBuildError",
+        "build_ffi_targets",
+        "find_compiler",
+    ),
+    "jaxpr_inspect": ("FfiCall", "ffi_calls", "pallas_grids", "primitive_counts"),
     "layout_pictures": ("draw_layout_costs",),
     "launchers": (
         "mpirun_command",
@@ -95,6 +103,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "measure_machine",
     ),
     "machine_diagram": ("draw_machine",),
+    "pallas_pictures": ("KernelBlock", "draw_pallas_blocks", "pallas_blocks"),
     "peaks": ("PEAKS", "Peak", "peak_for"),
     "roofline": ("Roofline", "RooflineOp", "RooflinePoint", "measure_roofline", "roofline_ops"),
     "sharding_pictures": (
@@ -159,7 +168,15 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         check,
         differences,
     )
+    from .ffi_build import (
+        CompilerNotFound,
+        FfiBuild,
+        FfiBuildError,
+        build_ffi_targets,
+        find_compiler,
+    )
     from .gpu_check import GpuUnusedError, check_gpu_backend, nvidia_gpus
+    from .jaxpr_inspect import FfiCall, ffi_calls, pallas_grids, primitive_counts
     from .launchers import (
         mpirun_command,
         program_path,
@@ -172,6 +189,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
     from .machine_diagram import draw_machine
     from .mesh import balanced_shape, make_mesh
     from .notebook import NotebookSetup, setup_notebook
+    from .pallas_pictures import KernelBlock, draw_pallas_blocks, pallas_blocks
     from .peaks import PEAKS, Peak, peak_for
     from .probe import DeviceInfo, MachineReport, in_colab, probe
     from .roofline import Roofline, RooflineOp, RooflinePoint, measure_roofline, roofline_ops

@@ -51,3 +51,10 @@ def test_public_api_resolves_and_lazy_names_are_public():
         assert getattr(ah, name) is not None, name
     assert set(ah._LAZY) <= set(ah.__all__)
     assert len(set(ah.__all__)) == len(ah.__all__)
+
+
+def test_appendices_sort_after_the_numbered_notebooks(tmp_path):
+    for name in ("A1_custom_kernels", "09_layouts", "00_welcome", "08_multi_host"):
+        (tmp_path / f"{name}.ipynb").write_text("{}")
+    found = [p.stem[:2] for p in find_notebooks(tmp_path)]
+    assert found == ["00", "08", "09", "A1"]

@@ -71,7 +71,10 @@ def test_matrix_covers_every_minor_release_in_the_range():
         assert check_jax_version(version).supported, (
             f"{version} is outside {_jax_versions.JAX_REQUIREMENT}"
         )
-    oldest, upper = parse_version(_jax_versions.JAX_OLDEST), parse_version(_jax_versions.JAX_UPPER_EXCLUSIVE)
+    oldest, upper = (
+        parse_version(_jax_versions.JAX_OLDEST),
+        parse_version(_jax_versions.JAX_UPPER_EXCLUSIVE),
+    )
     assert oldest[0] == upper[0] == 0, "the minor-series count below assumes 0.x releases"
     minors = [parse_version(v)[:2] for v in matrix]
     assert len(set(minors)) == len(minors), "one release per minor series"
