@@ -13,15 +13,20 @@ DEVICES ?= 8
 JOBS ?= 2
 ONLY ?=
 PARAMS ?=
+# make test-site: the notebooks it executes into SITE_BUILD to build the site it checks.
+SITE_ONLY ?= 00 07
+SITE_BUILD ?= build/site-test
+LAB_ARGS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu student lab lint format sync clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-site student lab lint format sync clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
 	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
+	@echo "make test-site   the course website (and make lab) in headless Chromium"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -55,11 +60,16 @@ test-oldest: $(OLD_STAMP)
 test-gpu:
 	scripts/test-gpu
 
+test-site: setup
+	-@scripts/ensure-chromium
+	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py
+
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
 
 lab: setup
-	$(PY) -m jupyter lab notebooks
+	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
 	$(PY) -m ruff check aurora_helpers tests notebooks
