@@ -102,6 +102,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(
         f"\nExecuted notebooks in {args.build}/notebooks; open {args.build}/index.html for the report."
     )
+    if course.site:
+        print(f"The course website ({course.site_seconds:.1f} s to build): {course.site}")
     return 0 if course.ok else 1
 
 

@@ -53,6 +53,7 @@ class CourseRun:
     runs: list[NotebookRun] = field(default_factory=list)
     build_dir: str = "build"
     site: str | None = None  # the website's entry page, when it was built
+    site_seconds: float | None = None
     site_error: str | None = None
 
     @property
@@ -217,7 +218,7 @@ def _build_site(course: CourseRun, build_dir: Path, probe: str) -> None:
     except (SiteBuildError, OSError, subprocess.SubprocessError) as err:
         course.site_error = str(err)
         return
-    course.site = str(site.index)
+    course.site, course.site_seconds = str(site.index), site.seconds
 
 
 def run_course(

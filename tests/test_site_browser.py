@@ -228,6 +228,8 @@ def test_screenshots(browser, site, build, summary):
     _open(browser, site + "index.html")
     assert browser.save_screenshot(str(SHOTS / "landing.png"))
     _open(browser, f"{site}{names[-1]}.html")
+    banner = browser.find_element("css selector", ".aurora-ran-on")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", banner)
     assert browser.save_screenshot(str(SHOTS / "notebook.png"))
     for shot in ("landing.png", "notebook.png"):
         assert (SHOTS / shot).stat().st_size > 10_000, f"{shot} looks empty"

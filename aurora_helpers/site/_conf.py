@@ -38,6 +38,8 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
             "launch_buttons": {"colab_url": "https://colab.research.google.com"},
             "home_page_in_toc": True,
             "show_toc_level": 2,
+            # The sidebar has the search field; newer pydata themes add a second one on top.
+            "navbar_persistent": [],
         },
         "suppress_warnings": [],
     }

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,8 +22,6 @@ from .pages import (
 from .tags import TAG_BEHAVIOUR, site_copy
 
 _STATIC = Path(__file__).with_name("_static")
-#: Seconds the Sphinx build may take before it is stopped (it takes seconds).
-SPHINX_TIMEOUT_S = 300
 
 
 class SiteBuildError(RuntimeError):
@@ -109,29 +104,46 @@ def write_sources(
 
 
 def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> list[str]:
-    """Run ``sphinx-build -b html`` in a fresh interpreter; return its warnings.
+    """Run Sphinx's HTML builder in this process; return its warnings.
+
+    In-process on purpose: the runner has already imported nbformat and its JSON-schema stack,
+    which a fresh interpreter would spend seconds importing again.
 
     Raises:
-        SiteBuildError: Sphinx exited with an error, or ``strict`` and it warned.
+        SiteBuildError: Sphinx raised, or ``strict`` and it warned.
     """
+    import io
+    import warnings as pywarnings
+
+    from sphinx.application import Sphinx
+    from sphinx.errors import SphinxError
+
     doctrees = source_dir.with_name(source_dir.name + "-doctrees")
     for stale in (site_dir, doctrees):
         if stale.exists():
             shutil.rmtree(stale)
-    jobs = "2" if (os.cpu_count() or 1) > 1 else "1"
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", jobs, "-d", str(doctrees)]
-    cmd += ["--keep-going", str(source_dir), str(site_dir)]
-    env = {**os.environ, "PYTHONWARNINGS": "ignore::DeprecationWarning"}
-    result = subprocess.run(
-        cmd, capture_output=True, text=True, timeout=SPHINX_TIMEOUT_S, env=env, check=False
-    )
-    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
-    if result.returncode != 0:
-        tail = "\n".join(result.stderr.strip().splitlines()[-20:])
-        raise SiteBuildError(f"sphinx-build failed ({result.returncode}):\n{tail}")
-    if strict and warnings:
-        raise SiteBuildError("sphinx-build warned:\n" + "\n".join(warnings[:20]))
-    return warnings
+    messages = io.StringIO()
+    try:
+        with pywarnings.catch_warnings():
+            pywarnings.simplefilter("ignore", DeprecationWarning)  # the docs stack's, not ours
+            pywarnings.simplefilter("ignore", PendingDeprecationWarning)
+            app = Sphinx(
+                source_dir,
+                source_dir,
+                site_dir,
+                doctrees,
+                "html",
+                status=None,
+                warning=messages,
+                freshenv=True,
+            )
+            app.build()
+    except SphinxError as err:
+        raise SiteBuildError(f"sphinx failed: {err}\n{messages.getvalue()[-3000:]}") from err
+    found = [line for line in messages.getvalue().splitlines() if line.strip()]
+    if strict and found:
+        raise SiteBuildError("sphinx warned:\n" + "\n".join(found[:20]))
+    return found
 
 
 def build_site(
