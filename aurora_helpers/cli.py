@@ -181,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--build", type=Path, default=DEFAULT_BUILD, help="output folder")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument(
-        "--no-html", action="store_true", help="skip the HTML renderings and the index page"
+        "--no-html",
+        action="store_true",
+        help="skip the HTML renderings, the index page and the website",
     )
     r.set_defaults(func=_cmd_run)
 

@@ -54,6 +54,7 @@ class CourseRun:
     build_dir: str = "build"
     site: str | None = None  # the website's entry page, when it was built
     site_seconds: float | None = None
+    site_warnings: list[str] = field(default_factory=list)
     site_error: str | None = None
 
     @property
@@ -71,6 +72,9 @@ class CourseRun:
                 text += f"\n\n{r.notebook} failed: {r.error}\n  executed copy: {r.output}"
         if self.site_error:
             text += f"\n\nthe course website was not built: {self.site_error}"
+        if self.site_warnings:
+            shown = "\n  ".join(self.site_warnings[:5])
+            text += f"\n\nthe course website built with {len(self.site_warnings)} Sphinx warning(s):\n  {shown}"
         return text
 
 
@@ -219,6 +223,7 @@ def _build_site(course: CourseRun, build_dir: Path, probe: str) -> None:
         course.site_error = str(err)
         return
     course.site, course.site_seconds = str(site.index), site.seconds
+    course.site_warnings = site.warnings
 
 
 def run_course(

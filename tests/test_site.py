@@ -143,6 +143,7 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
     assert "JAX 0.12.0" in page and "colab.research.google.com" in page
     assert (site / "_downloads").exists() and list((site / "_images").glob("*.png"))
     assert "probe-cell" in (site / "machine.html").read_text()
+    assert (tmp_path / "site-src-work" / "warnings.txt").read_text() == ""
     assert (site / "searchindex.js").exists()
     # The executed notebooks are read, never changed.
     assert nbformat.read(tmp_path / "notebooks" / "00_welcome.ipynb", 4).cells[3].metadata.tags == [

@@ -107,6 +107,11 @@ def _target_exists(site_dir: Path, page_url: str, href: str, base: str) -> bool:
     return (path / "index.html").exists() if path.is_dir() else path.exists()
 
 
+def test_the_site_built_without_warnings(build):
+    warnings = (build / "site-src-work" / "warnings.txt").read_text()
+    assert not warnings.strip(), f"Sphinx warned while `aurora run` built the site:\n{warnings}"
+
+
 def test_every_page_loads_without_errors_and_resolves_links_and_images(browser, site, build):
     pages = _pages(build)
     assert len(pages) >= 4, pages  # landing, a notebook, the machine page, search

@@ -24,6 +24,10 @@ from .tags import TAG_BEHAVIOUR, site_copy
 _STATIC = Path(__file__).with_name("_static")
 
 
+#: Sphinx's warnings of the last build, one per line, in the working folder (empty: none).
+WARNINGS_FILE = "warnings.txt"
+
+
 class SiteBuildError(RuntimeError):
     """Sphinx failed, or (with ``strict``) warned."""
 
@@ -104,7 +108,10 @@ def write_sources(
 
 
 def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> list[str]:
-    """Run Sphinx's HTML builder in this process; return its warnings.
+    """Run Sphinx's HTML builder in this process into ``site_dir``; return its warnings.
+
+    Sphinx's and myst-nb's working files (doctrees, ``jupyter_execute/``) stay in a folder next to
+    ``source_dir``; only the finished site is moved to ``site_dir``.
 
     In-process on purpose: the runner has already imported nbformat and its JSON-schema stack,
     which a fresh interpreter would spend seconds importing again.
@@ -118,8 +125,9 @@ def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> lis
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
 
-    doctrees = source_dir.with_name(source_dir.name + "-doctrees")
-    for stale in (site_dir, doctrees):
+    work = source_dir.with_name(source_dir.name + "-work")
+    doctrees, html_dir = work / "doctrees", work / "html"
+    for stale in (site_dir, work):
         if stale.exists():
             shutil.rmtree(stale)
     messages = io.StringIO()
@@ -130,7 +138,7 @@ def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> lis
             app = Sphinx(
                 source_dir,
                 source_dir,
-                site_dir,
+                html_dir,
                 doctrees,
                 "html",
                 status=None,
@@ -141,8 +149,11 @@ def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> lis
     except SphinxError as err:
         raise SiteBuildError(f"sphinx failed: {err}\n{messages.getvalue()[-3000:]}") from err
     found = [line for line in messages.getvalue().splitlines() if line.strip()]
+    (work / WARNINGS_FILE).write_text("".join(f"{line}\n" for line in found), encoding="utf-8")
     if strict and found:
         raise SiteBuildError("sphinx warned:\n" + "\n".join(found[:20]))
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(html_dir, site_dir)
     return found
 
 
@@ -155,7 +166,8 @@ def build_site(
 ) -> SiteBuild:
     """Build ``build_dir/site/`` from the executed notebooks of a course run.
 
-    Sources go to ``build_dir/site-src/``; the notebooks are read as executed (``nb_execution_mode
+    Sources go to ``build_dir/site-src/``, Sphinx's working files to ``build_dir/site-src-work/``;
+    the notebooks are read as executed (``nb_execution_mode
     = "off"``). With ``strict``, any Sphinx warning is an error (the tests build this way).
 
     Raises:
