@@ -246,8 +246,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_make_lab_opens_and_renders_a_notebook(browser, tmp_path):
-    """``make lab`` (the Makefile's own command) serves a notebook that Chromium renders."""
+def test_make_lab_opens_and_renders_a_notebook(build, browser, tmp_path):
+    """``make lab`` (the Makefile's own command) serves a notebook that Chromium renders.
+
+    Asks for ``build`` only so that it runs with the other browser tests, under make test-site.
+    """
     port, token = _free_port(), secrets.token_hex(16)
     args = f"--no-browser --port={port} --IdentityProvider.token={token} --ServerApp.ip=127.0.0.1"
     env = {
