@@ -145,6 +145,7 @@ def _notebook_pages(summary: dict[str, dict], build: Path) -> list[str]:
 def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site, build, summary):
     names = _notebook_pages(summary, build)
     assert names == list(summary), f"pages missing for {set(summary) - set(names)}"
+    total = 0
     for name in names:
         nb = nbformat.read(build / "notebooks" / f"{name}.ipynb", as_version=4)
         figures = sum(
@@ -159,6 +160,7 @@ def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site,
             ".filter(i => i.complete && i.naturalWidth > 0).length"
         )
         assert shown == figures, f"{name}: {figures} figures in the notebook, {shown} on the page"
+        total += figures
         facts = browser.find_element("css selector", ".aurora-ran-on").text
         run = summary[name]
         assert f"JAX {run['jax_version']}" in facts, facts
@@ -171,6 +173,7 @@ def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site,
         assert any(h.endswith(f"/{name}.ipynb") and "_downloads" in h for h in hrefs), name
         title = browser.title
         assert not title.startswith(name), f"{name}: the page title is the file name: {title}"
+    assert total > 0, "no notebook in this build draws a figure: choose SITE_ONLY with one"
 
 
 def _search(browser, site: str, term: str) -> list[str]:
