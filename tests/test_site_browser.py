@@ -171,6 +171,13 @@ def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site,
         )
         assert colab_url(f"{name}.ipynb") in hrefs, f"{name}: no Open in Colab link"
         assert any(h.endswith(f"/{name}.ipynb") and "_downloads" in h for h in hrefs), name
+        sidebar = browser.execute_script(
+            "return [...document.querySelectorAll('.bd-sidenav a')].map(a => a.href.split('#')[0])"
+        )
+        assert [h for h in sidebar if any(h.endswith(f"/{n}.html") for n in names)] == [
+            f"{site}{n}.html" for n in names
+        ], f"{name}: the sidebar does not list every notebook in course order: {sidebar}"
+        assert browser.find_elements("css selector", ".prev-next-area a"), f"{name}: no prev/next"
         title = browser.title
         assert not title.startswith(name), f"{name}: the page title is the file name: {title}"
     assert total > 0, "no notebook in this build draws a figure: choose SITE_ONLY with one"
