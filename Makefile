@@ -13,9 +13,13 @@ DEVICES ?= 8
 JOBS ?= 2
 ONLY ?=
 PARAMS ?=
+# make test-site: the notebooks it executes into SITE_BUILD to build the site it checks.
+SITE_ONLY ?= 00 07
+SITE_BUILD ?= build/site-test
+LAB_ARGS ?=
 NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -26,6 +30,7 @@ help:
 	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
 	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
 	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
+	@echo "make test-site   the course website (and make lab) in headless Chromium"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make lint | format | sync | student | clean"
 
@@ -73,13 +78,17 @@ test-colab:
 # Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
 test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
+test-site: setup
+	-@scripts/ensure-chromium
+	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
 
 lab: setup
 	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
-	$(PY) -m jupyter lab notebooks
+	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
 	$(PY) -m ruff check aurora_helpers tests notebooks

@@ -69,14 +69,6 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "op_cost",
         "traffic",
     ),
-    "comm_costs": (
-        "CollectiveCost",
-        "Traffic",
-        "collective_cost",
-        "compiled_traffic",
-        "op_cost",
-        "traffic",
-    ),
     "compiles": ("Compilations", "count_compilations"),
     "ffi_build": (
         "CompilerNotFound",

@@ -93,6 +93,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(
         f"\nExecuted notebooks in {args.build}/notebooks; open {args.build}/index.html for the report."
     )
+    if course.site:
+        print(f"The course website ({course.site_seconds:.1f} s to build): {course.site}")
     return 0 if course.ok else 1
 
 
@@ -170,7 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--build", type=Path, default=DEFAULT_BUILD, help="output folder")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument(
-        "--no-html", action="store_true", help="skip the HTML renderings and the index page"
+        "--no-html",
+        action="store_true",
+        help="skip the HTML renderings, the index page and the website",
     )
     r.set_defaults(func=_cmd_run)
 

@@ -49,7 +49,8 @@ def tour_reference(rank: int, size: int, local_devices: int) -> dict[str, Any]:
         raise ImportError("cannot load multihost_tour.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # defines reference(); the program runs only as __main__
-    return module.reference(rank, size, local_devices)
+    reference: dict[str, Any] = module.reference(rank, size, local_devices)
+    return reference
 
 
 def mpirun_command(

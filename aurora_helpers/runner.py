@@ -2,8 +2,8 @@
 
 The sources in ``notebooks/`` are never written. For each notebook the runner writes the executed
 copy to ``build/notebooks/``, an HTML rendering to ``build/html/``, and at the end
-``build/index.html`` (the machine's probe, then a table linking every notebook) and
-``build/summary.json``.
+``build/index.html`` (the machine's probe, then a table linking every notebook),
+``build/summary.json``, and the course website in ``build/site/`` (:mod:`aurora_helpers.site`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ class NotebookRun:
     backend: str | None = None
     device_count: int | None = None
     error: str | None = None
+    jax_version: str | None = None
+    finished: str | None = None  # when execution ended, UTC, e.g. "2026-11-23 20:41 UTC"
 
 
 @dataclass
@@ -50,10 +52,14 @@ class CourseRun:
 
     runs: list[NotebookRun] = field(default_factory=list)
     build_dir: str = "build"
+    site: str | None = None  # the website's entry page, when it was built
+    site_seconds: float | None = None
+    site_warnings: list[str] = field(default_factory=list)
+    site_error: str | None = None
 
     @property
     def ok(self) -> bool:
-        return all(r.status == "ok" for r in self.runs)
+        return all(r.status == "ok" for r in self.runs) and self.site_error is None
 
     def table(self) -> str:
         rows = [
@@ -64,6 +70,11 @@ class CourseRun:
         for r in self.runs:
             if r.error:
                 text += f"\n\n{r.notebook} failed: {r.error}\n  executed copy: {r.output}"
+        if self.site_error:
+            text += f"\n\nthe course website was not built: {self.site_error}"
+        if self.site_warnings:
+            shown = "\n  ".join(self.site_warnings[:5])
+            text += f"\n\nthe course website built with {len(self.site_warnings)} Sphinx warning(s):\n  {shown}"
         return text
 
 
@@ -162,6 +173,10 @@ def probe_html(env_updates: Mapping[str, str]) -> str:
 
 
 def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
+    site = ""
+    if course.site:
+        link = Path(course.site).relative_to(build_dir).as_posix()
+        site = f"<p><a href='{html.escape(link)}'>The course website</a> (built from this run).</p>"
     rows = []
     for r in course.runs:
         name: object = r.notebook
@@ -182,9 +197,22 @@ def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>Project Aurora: course run</title>"
         "<style>body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:2px 10px}</style>"
-        f"</head><body><h1>Project Aurora: course run</h1>{probe}<h2>Notebooks</h2>{table}</body></html>"
+        f"</head><body><h1>Project Aurora: course run</h1>{site}{probe}<h2>Notebooks</h2>{table}</body></html>"
     )
     (build_dir / "index.html").write_text(page, encoding="utf-8")
+
+
+def _build_site(course: CourseRun, build_dir: Path, probe: str) -> None:
+    """The website from the notebooks just executed; a failure is reported, not raised."""
+    from .site import SiteBuildError, build_site
+
+    try:
+        site = build_site(course.runs, build_dir, probe_html=probe)
+    except (SiteBuildError, OSError, subprocess.SubprocessError) as err:
+        course.site_error = str(err)
+        return
+    course.site, course.site_seconds = str(site.index), site.seconds
+    course.site_warnings = site.warnings
 
 
 def run_course(
@@ -264,18 +292,23 @@ def run_course(
                 seconds=time.perf_counter() - start,
                 output=str(output),
                 error=error,
+                finished=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             )
             if executed is not None:
                 summary = _setup_summary(executed)
                 if summary:
                     run.backend, run.device_count = summary["backend"], summary["device_count"]
+                    run.jax_version = summary.get("jax_version")
                 if render_html:
                     target = html_dir / f"{path.stem}.html"
                     _render_html(executed, target)
                     run.html = str(target)
             course.runs.append(run)
     bar.close()
-    _write_index(build_dir, course, probe_html(env) if render_html else "")
+    probe = probe_html(env) if render_html else ""
+    if render_html:
+        _build_site(course, build_dir, probe)
+    _write_index(build_dir, course, probe)
     (build_dir / "summary.json").write_text(
         json.dumps([asdict(r) for r in course.runs], indent=2), encoding="utf-8"
     )

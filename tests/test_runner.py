@@ -90,6 +90,11 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
     assert not course.ok and "01_bad failed: cell [1] raised KeyError" in course.table()
     assert (build / "index.html").read_text().count("<a href='html/") == 3
     assert len(json.loads((build / "summary.json").read_text())) == 3
+    # The website, from the same executed notebooks: every one a page, the failed one included.
+    assert course.site == str(build / "site" / "index.html") and course.site_error is None
+    assert all((build / "site" / f"{r.notebook}.html").exists() for r in course.runs)
+    assert "<a href='site/index.html'>" in (build / "index.html").read_text()
+    assert course.runs[0].jax_version and course.runs[0].finished.endswith("UTC")
     assert not list(src.glob("*_executed*")) and sorted(p.name for p in src.iterdir()) == [
         "00_ok.ipynb",
         "01_bad.ipynb",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import mpi4jax
+import mpi4jax  # type: ignore[import-not-found]
 import numpy as np
-from mpi4py import MPI
+from mpi4py import MPI  # type: ignore[import-not-found]
 
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
@@ -27,7 +27,10 @@ def contribution(r: int) -> jax.Array:
 @jax.jit
 def mpi_total(x: jax.Array) -> jax.Array:
     out = mpi4jax.allreduce(x, op=MPI.SUM, comm=comm)
-    return out[0] if isinstance(out, tuple) else out  # older mpi4jax also returns a token
+    total: jax.Array = (
+        out[0] if isinstance(out, tuple) else out
+    )  # older mpi4jax also returns a token
+    return total
 
 
 total = np.asarray(mpi_total(contribution(rank)))

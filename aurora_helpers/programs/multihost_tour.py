@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import numpy as np
 
@@ -41,10 +42,11 @@ def local_rows(rank: int, local_devices: int) -> np.ndarray:
 
 def rank_draw(rank: int) -> list[int]:
     """The random numbers process ``rank`` draws; rank 0's are broadcast to everyone."""
-    return np.random.default_rng([SEED, rank]).integers(0, 1000, size=4).tolist()
+    draw: list[int] = np.random.default_rng([SEED, rank]).integers(0, 1000, size=4).tolist()
+    return draw
 
 
-def reference(rank: int, size: int, local_devices: int) -> dict:
+def reference(rank: int, size: int, local_devices: int) -> dict[str, Any]:
     """What process ``rank`` of ``size`` must report, computed by one process alone."""
     everything = np.concatenate([local_rows(r, local_devices) for r in range(size)])
     return {
@@ -59,10 +61,10 @@ def reference(rank: int, size: int, local_devices: int) -> dict:
     }
 
 
-def main() -> dict:
+def main() -> dict[str, Any]:
     """Join the job (if no launcher joined it already), run the four steps, report."""
     if os.environ.get("AURORA_LOOPBACK") == "1":  # the course's launcher tests only
-        from _loopback import gloo_on_loopback
+        from _loopback import gloo_on_loopback  # type: ignore[import-not-found]
 
         gloo_on_loopback()
     import jax

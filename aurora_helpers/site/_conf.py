@@ -1,0 +1,45 @@
+"""The Sphinx configuration of the course website, as a dictionary ``build.py`` writes out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..course import BRANCH, REPOSITORY_SLUG
+
+
+def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
+    """Settings for ``conf.py``: myst-nb reads executed notebooks, the book theme shows them."""
+    return {
+        "project": title,
+        "author": "Project Aurora contributors",
+        "copyright": "Project Aurora contributors",
+        "extensions": ["myst_nb"],
+        # Pages are the notebooks as the runner executed them: never execute again.
+        "nb_execution_mode": "off",
+        "myst_enable_extensions": ["colon_fence"],
+        "exclude_patterns": ["**.ipynb_checkpoints"],
+        "html_theme": "sphinx_book_theme",
+        "html_title": title,
+        "html_static_path": ["_static"],
+        "html_css_files": ["aurora.css"],
+        "html_last_updated_fmt": None,
+        # The theme's download button offers each page's source, the executed notebook.
+        "html_copy_source": True,
+        "html_favicon": "_static/aurora.svg",
+        # The theme's light/dark switch needs a starting mode, else it logs a console error.
+        "html_context": {"default_mode": "light"},
+        # The site must work offline: no analytics, no web fonts, no CDN.
+        "html_theme_options": {
+            "repository_url": f"https://github.com/{REPOSITORY_SLUG}",
+            "repository_branch": BRANCH,
+            "path_to_docs": "notebooks",
+            "use_repository_button": True,
+            "use_download_button": True,
+            "launch_buttons": {"colab_url": "https://colab.research.google.com"},
+            "home_page_in_toc": True,
+            "show_toc_level": 2,
+            # The sidebar has the search field; newer pydata themes add a second one on top.
+            "navbar_persistent": [],
+        },
+        "suppress_warnings": [],
+    }

@@ -1,0 +1,147 @@
+"""The site's own pages, written as MyST: the landing page, the probe page, each page's banner."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..course import REPOSITORY_SLUG, colab_url
+
+_TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*$", re.MULTILINE)
+_TIME = re.compile(r"\*\*Time:\*\*\s*(?:about\s+)?(?P<minutes>\d+)\s*min", re.IGNORECASE)
+
+#: Page name of the machine probe.
+PROBE_PAGE = "machine"
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """One notebook page: where it came from, what it is called, how long it takes and ran."""
+
+    name: str  # file stem, e.g. "06_sharding"
+    title: str
+    minutes: int | None
+    status: str
+    seconds: float
+    backend: str | None = None
+    device_count: int | None = None
+    jax_version: str | None = None
+    finished: str | None = None
+    error: str | None = None
+
+
+def notebook_title(nb: Any, fallback: str) -> str:
+    """The text of the notebook's first ``# heading``, else ``fallback``."""
+    for cell in nb.cells:
+        if cell.get("cell_type") == "markdown":
+            match = _TITLE.search(cell.source)
+            if match:
+                return match.group("title")
+    return fallback
+
+
+def notebook_minutes(nb: Any) -> int | None:
+    """The minutes the title cell announces (``**Time:** about 35 minutes``), if it does."""
+    for cell in nb.cells:
+        if cell.get("cell_type") == "markdown":
+            match = _TIME.search(cell.source)
+            if match:
+                return int(match.group("minutes"))
+    return None
+
+
+def ran_on(page: PageInfo) -> str:
+    """One line: JAX version, backend, device count, seconds and date of this page's run."""
+    parts = [
+        f"JAX {page.jax_version or '?'}",
+        f"backend `{page.backend or '?'}`",
+        f"{page.device_count if page.device_count is not None else '?'} device(s)",
+        f"{page.seconds:.1f} s",
+        f"executed {page.finished or '?'}",
+    ]
+    return " · ".join(parts)
+
+
+def _escape(text: str) -> str:
+    """Text safe inside a MyST table cell or directive body."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def banner(page: PageInfo) -> str:
+    """The markdown cell inserted under each notebook's title: run facts, Colab, download."""
+    status = (
+        "" if page.status == "ok" else f"\n\n**This notebook failed:** {_escape(page.error or '?')}"
+    )
+    return (
+        "```{admonition} What this page ran on\n"
+        ":class: aurora-ran-on\n\n"
+        f"{ran_on(page)}{status}\n"
+        "```\n\n"
+        f"[Open in Colab]({colab_url(page.name + '.ipynb')}) · "
+        f"{{download}}`Download the notebook <{page.name}.ipynb>`"
+    )
+
+
+def landing_page(pages: Sequence[PageInfo]) -> str:
+    """``index.md``: what the course is, the course map, how to run it, and the toctree."""
+    rows = []
+    for p in pages:
+        minutes = f"{p.minutes} min" if p.minutes is not None else "?"
+        rows.append(
+            f"| {{doc}}`{_escape(p.title)} <{p.name}>` | {minutes} | {p.status} | {p.seconds:.1f} s |"
+        )
+    total = sum(p.minutes or 0 for p in pages)
+    toc = "\n".join(p.name for p in pages)
+    repo = f"https://github.com/{REPOSITORY_SLUG}"
+    return f"""# Project Aurora: JAX data, devices and sharding
+
+An executable course on how JAX represents, places, moves and distributes data: from one array on
+one device to one program spread over many processes. Every page below is a notebook that was
+executed to build this site, and every claim in it is a cell that checks it.
+
+## Course map
+
+About {total} minutes in all. Each page says what it ran on.
+
+| notebook | time | status | ran in |
+|---|---|---|---|
+{chr(10).join(rows)}
+
+The machine these pages ran on is described on {{doc}}`the machine page <{PROBE_PAGE}>`.
+
+## How to run it
+
+- **Colab:** each page has an "Open in Colab" link; the first cell installs the course helpers.
+  Choose a GPU or TPU runtime to see real devices, or keep the CPU runtime for 8 simulated ones.
+- **JupyterLab:** clone [the repository]({repo}), then `make lab`.
+- **The whole course from the command line:** `make run` executes every notebook into `build/`
+  and builds this site in `build/site/`; `make test` checks everything.
+
+Solutions to the exercises are collapsed: click a solution's toggle to open it.
+
+```{{toctree}}
+:hidden:
+:maxdepth: 1
+
+{toc}
+{PROBE_PAGE}
+```
+"""
+
+
+def probe_page(probe_html: str) -> str:
+    """``machine.md``: the machine probe of the run, as the runner captured it."""
+    body = probe_html.strip() or "<p>No probe was recorded for this run.</p>"
+    return f"""# The machine
+
+What JAX saw on the machine that executed these pages, probed in a fresh interpreter with the
+run's device count (`aurora probe` prints the same).
+
+```{{raw}} html
+<div class="aurora-probe">
+{body}
+</div>
+```
+"""

@@ -1,0 +1,317 @@
+"""The course website and JupyterLab in a real browser (headless Chromium): ``make test-site``.
+
+``make test-site`` executes two notebooks with ``aurora run`` (which builds the site from them)
+and points ``$AURORA_SITE_BUILD`` at that build folder; without it these tests skip. Where
+Chromium cannot be found they skip too, unless ``$AURORA_REQUIRE_BROWSER`` is set (CI sets it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import nbformat
+import pytest
+
+from aurora_helpers.course import colab_url
+
+from .site_browser import chromium, console_errors, find_chromium, foreign_requests, serve
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "build" / "site-shots"
+IMAGE_MIMES = ("image/png", "image/jpeg", "image/svg+xml", "image/gif")
+WAIT_S = 30
+
+
+def _need_browser() -> None:
+    if find_chromium() is None:
+        message = (
+            "headless Chromium is not installed (Debian: apt-get install chromium chromium-driver; "
+            "scripts/ensure-chromium does it where it may)"
+        )
+        if os.environ.get("AURORA_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def build() -> Path:
+    folder = os.environ.get("AURORA_SITE_BUILD")
+    if not folder:
+        pytest.skip("set AURORA_SITE_BUILD to a build folder of `aurora run` (make test-site does)")
+    path = Path(folder)
+    assert (path / "site" / "index.html").exists(), f"no site in {path}: did `aurora run` build it?"
+    return path
+
+
+@pytest.fixture(scope="module")
+def summary(build: Path) -> dict[str, dict]:
+    return {r["notebook"]: r for r in json.loads((build / "summary.json").read_text())}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_browser()
+    with chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def site(build: Path):
+    with serve(build / "site") as base:
+        yield base
+
+
+def _wait(condition, timeout: float = WAIT_S, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def _open(driver, url: str) -> None:
+    driver.get(url)
+    _wait(
+        lambda: driver.execute_script("return document.readyState") == "complete",
+        what=f"{url} to load",
+    )
+
+
+def _pages(build: Path) -> list[Path]:
+    site = build / "site"
+    return sorted(
+        p
+        for p in site.rglob("*.html")
+        if not any(part.startswith("_") for part in p.relative_to(site).parts)
+    )
+
+
+def _target_exists(site_dir: Path, page_url: str, href: str, base: str) -> bool:
+    url = urljoin(page_url, href)
+    if not url.startswith(base):
+        return True  # external: Colab, GitHub; not fetched (offline)
+    path = site_dir / unquote(urlsplit(url).path[len(urlsplit(base).path) :])
+    return (path / "index.html").exists() if path.is_dir() else path.exists()
+
+
+def test_the_site_built_without_warnings(build):
+    warnings = (build / "site-src-work" / "warnings.txt").read_text()
+    assert not warnings.strip(), f"Sphinx warned while `aurora run` built the site:\n{warnings}"
+
+
+def test_every_page_loads_without_errors_and_resolves_links_and_images(browser, site, build):
+    pages = _pages(build)
+    assert len(pages) >= 4, pages  # landing, a notebook, the machine page, search
+    console_errors(browser)  # start from an empty log
+    problems = []
+    for page in pages:
+        rel = page.relative_to(build / "site").as_posix()
+        url = site + rel
+        _open(browser, url)
+        problems += [f"{rel}: console: {m}" for m in console_errors(browser)]
+        problems += [f"{rel}: fetched from outside: {u}" for u in foreign_requests(browser, site)]
+        images = browser.execute_script(
+            "return [...document.images].map(i => [i.getAttribute('src'), i.complete && i.naturalWidth > 0])"
+        )
+        problems += [f"{rel}: image {src} did not load" for src, ok in images if not ok]
+        hrefs = browser.execute_script(
+            "return [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"
+        )
+        for href in hrefs:
+            if href.startswith(("#", "mailto:", "javascript:")):
+                continue
+            if not _target_exists(build / "site", url, href, site):
+                problems.append(f"{rel}: broken link {href}")
+    assert not problems, "\n".join(problems)
+
+
+def _notebook_pages(summary: dict[str, dict], build: Path) -> list[str]:
+    return [name for name in summary if (build / "site" / f"{name}.html").exists()]
+
+
+def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site, build, summary):
+    names = _notebook_pages(summary, build)
+    assert names == list(summary), f"pages missing for {set(summary) - set(names)}"
+    total = 0
+    for name in names:
+        nb = nbformat.read(build / "notebooks" / f"{name}.ipynb", as_version=4)
+        figures = sum(
+            1
+            for cell in nb.cells
+            for out in cell.get("outputs", [])
+            if any(m in out.get("data", {}) for m in IMAGE_MIMES)
+        )
+        _open(browser, f"{site}{name}.html")
+        shown = browser.execute_script(
+            "return [...document.querySelectorAll('.cell_output img')]"
+            ".filter(i => i.complete && i.naturalWidth > 0).length"
+        )
+        assert shown == figures, f"{name}: {figures} figures in the notebook, {shown} on the page"
+        total += figures
+        facts = browser.find_element("css selector", ".aurora-ran-on").text
+        run = summary[name]
+        assert f"JAX {run['jax_version']}" in facts, facts
+        assert f"{run['device_count']} device(s)" in facts, facts
+        assert f"{run['seconds']:.1f} s" in facts, facts
+        hrefs = browser.execute_script(
+            "return [...document.querySelectorAll('a[href]')].map(a => a.href)"
+        )
+        assert colab_url(f"{name}.ipynb") in hrefs, f"{name}: no Open in Colab link"
+        assert any(h.endswith(f"/{name}.ipynb") and "_downloads" in h for h in hrefs), name
+        sidebar = browser.execute_script(
+            "return [...document.querySelectorAll('.bd-sidenav a')].map(a => a.href.split('#')[0])"
+        )
+        assert [h for h in sidebar if any(h.endswith(f"/{n}.html") for n in names)] == [
+            f"{site}{n}.html" for n in names
+        ], f"{name}: the sidebar does not list every notebook in course order: {sidebar}"
+        assert browser.find_elements("css selector", ".prev-next-area a"), f"{name}: no prev/next"
+        title = browser.title
+        assert not title.startswith(name), f"{name}: the page title is the file name: {title}"
+    assert total > 0, "no notebook in this build draws a figure: choose SITE_ONLY with one"
+
+
+def _search(browser, site: str, term: str) -> list[str]:
+    _open(browser, f"{site}search.html?q={term}")
+    _wait(
+        lambda: browser.execute_script(
+            "const s = document.querySelector('#search-results .search-summary, #search-results p');"
+            "return s && s.textContent.trim().length > 0 && !/^Searching/.test(s.textContent.trim())"
+        ),
+        what=f"search results for {term}",
+    )
+    return browser.execute_script(
+        "return [...document.querySelectorAll('#search-results li a')].map(a => a.href)"
+    )
+
+
+def test_search_finds_the_page_of_a_term_from_it(browser, site, build, summary):
+    names = _notebook_pages(summary, build)
+    terms = {}
+    if "07_shard_map" in names:
+        terms["psum_scatter"] = "07_shard_map"
+    for name in names:  # plus, for every page, a word only its own title has
+        words = re.findall(r"[A-Za-z_]{5,}", (build / "notebooks" / f"{name}.ipynb").read_text())
+        title_words = re.findall(r"[A-Za-z_]{5,}", summary_title(build, name))
+        terms.setdefault((title_words or words)[-1].lower(), name)
+    for term, name in terms.items():
+        hits = _search(browser, site, term)
+        assert any(f"/{name}.html" in h for h in hits), f"searching {term!r} gave {hits}"
+    assert not _search(browser, site, "zqxjvwkpfh"), "a nonsense word found pages"
+
+
+def summary_title(build: Path, name: str) -> str:
+    nb = nbformat.read(build / "notebooks" / f"{name}.ipynb", as_version=4)
+    from aurora_helpers.site.pages import notebook_title
+
+    return notebook_title(nb, "")
+
+
+def test_solution_toggles_start_collapsed_and_open_on_click(browser, site, build, summary):
+    checked = 0
+    for name in _notebook_pages(summary, build):
+        _open(browser, f"{site}{name}.html")
+        cells = browser.find_elements("css selector", ".cell.tag_solution")
+        for cell in cells:
+            details = cell.find_element("css selector", "details")
+            code = cell.find_element("css selector", ".cell_input")
+            assert details.get_attribute("open") is None, f"{name}: a solution starts open"
+            assert not code.is_displayed(), f"{name}: a solution's code is visible"
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", details)
+            details.find_element("css selector", "summary").click()
+            _wait(lambda d=details: d.get_attribute("open") is not None, what="toggle to open")
+            _wait(code.is_displayed, timeout=5, what=f"{name}: the solution to show after a click")
+            checked += 1
+    assert checked > 0, "no solution cells on any page: the toggle was not checked"
+
+
+def test_screenshots(browser, site, build, summary):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    names = _notebook_pages(summary, build)
+    _open(browser, site + "index.html")
+    assert browser.save_screenshot(str(SHOTS / "landing.png"))
+    _open(browser, f"{site}{names[-1]}.html")
+    banner = browser.find_element("css selector", ".aurora-ran-on")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", banner)
+    assert browser.save_screenshot(str(SHOTS / "notebook.png"))
+    for shot in ("landing.png", "notebook.png"):
+        assert (SHOTS / shot).stat().st_size > 10_000, f"{shot} looks empty"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_make_lab_opens_and_renders_a_notebook(build, browser, tmp_path):
+    """``make lab`` (the Makefile's own command) serves a notebook that Chromium renders.
+
+    Asks for ``build`` only so that it runs with the other browser tests, under make test-site.
+    """
+    port, token = _free_port(), secrets.token_hex(16)
+    args = f"--no-browser --port={port} --IdentityProvider.token={token} --ServerApp.ip=127.0.0.1"
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
+    }
+    lab = subprocess.Popen(
+        ["make", "--no-print-directory", "lab", f"LAB_ARGS={args}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "lab.log", "w"),  # noqa: SIM115
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    try:
+
+        def up() -> bool:
+            assert lab.poll() is None, (tmp_path / "lab.log").read_text()[-2000:]
+            try:
+                with urllib.request.urlopen(f"{base}api/status?token={token}", timeout=2):
+                    return True
+            except OSError:
+                return False
+
+        _wait(up, timeout=90, what="JupyterLab to start")
+        _open(browser, f"{base}lab/tree/00_welcome.ipynb?token={token}")
+        _wait(
+            lambda: browser.execute_script(
+                "const h = document.querySelector('.jp-Notebook .jp-RenderedMarkdown h1');"
+                "return h && h.textContent.includes('Welcome')"
+            ),
+            timeout=90,
+            what="JupyterLab to render 00_welcome.ipynb",
+        )
+        cells = browser.find_elements("css selector", ".jp-Notebook .jp-Cell")
+        assert len(cells) >= 3, len(cells)  # JupyterLab renders only the cells in view
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(SHOTS / "lab.png"))
+    finally:
+        _stop(lab)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop the process group this test started (make and the JupyterLab server under it)."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
