@@ -17,7 +17,8 @@ PARAMS ?=
 SITE_ONLY ?= 00 07
 SITE_BUILD ?= build/site-test
 LAB_ARGS ?=
-NBVAL := -p no:cacheprovider --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
+# nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
+NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site clean
 
