@@ -149,6 +149,10 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
     assert nbformat.read(tmp_path / "notebooks" / "00_welcome.ipynb", 4).cells[3].metadata.tags == [
         "solution"
     ]
+    # Docutils keeps its registrations for the whole process: a second build here (as after
+    # `aurora run` in the same process) must be as clean as the first.
+    again = build_site(runs, tmp_path / "again", probe_html="<p>probe</p>", strict=True)
+    assert again.warnings == [] and again.pages == result.pages
 
 
 def test_build_site_without_executed_notebooks_is_an_error(tmp_path):

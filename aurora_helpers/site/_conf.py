@@ -41,5 +41,8 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
             # The sidebar has the search field; newer pydata themes add a second one on top.
             "navbar_persistent": [],
         },
-        "suppress_warnings": [],
+        # Docutils keeps node, directive and role registrations for the whole process, so a second
+        # build in one process (the tests; a notebook that runs the course twice) re-registers
+        # them and Sphinx warns. Those warnings say nothing about the pages.
+        "suppress_warnings": ["app.add_node", "app.add_directive", "app.add_role"],
     }
