@@ -65,10 +65,14 @@ test-oldest: $(OLD_STAMP)
 test-gpu:
 	scripts/test-gpu
 
-# The PyTorch side of `aurora bench --compare torch`, in its own environment (a CPU build is enough).
+# The PyTorch side of `aurora bench --compare torch`, in its own environment: PyTorch's CPU build
+# on Python 3.11 (TORCH_PYTHON), with the versions pinned in ci/torch.txt.
 TORCH_VENV ?= .venv-torch
+TORCH_PYTHON ?= python3.11
 test-torch:
-	@scripts/make-venv $(TORCH_VENV) dev,torch
+	@[ -x $(TORCH_VENV)/bin/python ] || $(TORCH_PYTHON) -m venv $(TORCH_VENV) || \
+	  { echo "make test-torch needs $(TORCH_PYTHON) (set TORCH_PYTHON=...)"; exit 1; }
+	@scripts/make-venv $(TORCH_VENV) dev,torch ci/torch.txt
 	AURORA_STRICT=1 $(TORCH_VENV)/bin/python -m pytest -q -p no:randomly -m torch tests
 # One cached venv per release (.venv-jax-VERSION); table in build/matrix/summary.md.
 test-matrix:
