@@ -39,6 +39,10 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(Affine, AffineImpl,
                                   .Ret<ffi::Buffer<ffi::F32>>());
 """
 
+# The fixture's own copy: builds are cached per process by source, so no other test may build
+# this exact text first (the first build here must really compile, whatever the test order).
+FIXTURE_CC = AFFINE_CC + "\n// built by the `affine` fixture\n"
+
 needs_cxx = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on this machine")
 
 
@@ -46,7 +50,7 @@ needs_cxx = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on this mac
 def affine():
     if not HAVE_CXX:
         pytest.skip("no C++ compiler on this machine")
-    return ah.build_ffi_targets(AFFINE_CC, {"Affine": "test_affine"})
+    return ah.build_ffi_targets(FIXTURE_CC, {"Affine": "test_affine"})
 
 
 def _call(build, x, factor, offset):
@@ -73,7 +77,7 @@ def test_compile_register_and_call(affine):
 
 @needs_cxx
 def test_building_again_reuses_the_registration(affine, monkeypatch):
-    again = ah.build_ffi_targets(AFFINE_CC, {"Affine": "test_affine"})
+    again = ah.build_ffi_targets(FIXTURE_CC, {"Affine": "test_affine"})
     assert again.cached and again.targets == affine.targets and again.compile_seconds == 0
 
     made = []
@@ -85,7 +89,7 @@ def test_building_again_reuses_the_registration(affine, monkeypatch):
         return tmp
 
     monkeypatch.setattr(ffi_build.tempfile, "TemporaryDirectory", spy)
-    edited = ah.build_ffi_targets(AFFINE_CC + "\n// edited\n", {"Affine": "test_affine"})
+    edited = ah.build_ffi_targets(FIXTURE_CC + "\n// edited\n", {"Affine": "test_affine"})
     assert not edited.cached and edited["Affine"] != affine["Affine"]
     assert made and not any(p.exists() for p in made), "the temporary folder was left behind"
     x = jnp.ones((2,), jnp.float32)
