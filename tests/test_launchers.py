@@ -86,7 +86,8 @@ def test_the_tour_on_a_local_cluster_matches_the_reference(imitate):
         ah.program_path("multihost_tour"), processes=2, devices_per_process=2, imitate=imitate
     )
     assert list(run.results) == [ah.tour_reference(r, 2, 2) for r in range(2)]
-    assert run.output(1).startswith("AURORA-RESULT ")
+    # Gloo may print its own lines to stdout too (JAX 0.9); the result is a line of its own.
+    assert any(line.startswith("AURORA-RESULT ") for line in run.output(1).splitlines())
 
 
 @pytest.mark.slow

@@ -50,6 +50,9 @@ _PORT_BUSY = (
 _WORKER = Path(__file__).with_name("_worker.py")
 _GLOO_CHATTER = re.compile(r"\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
 
+#: What JAX's distributed client prints when it ends its task because another task died.
+_DIED_OF_ANOTHER = ("another task died", "detected fatal errors")
+
 
 class ClusterError(RuntimeError):
     """A cluster run failed. ``stdout``/``stderr`` hold what each rank printed before it did."""
@@ -602,7 +605,7 @@ class LocalCluster:
                         if not report["ok"]:
                             self._fail_rank(rank, report, since, phase)
                     elif exited:
-                        self._fail_rank(rank, None, since, phase)
+                        self._fail_rank(self._first_to_die(rank, since), None, since, phase)
                 if all(r is not None for r in reports):
                     return [r.get("value") for r in reports if r is not None]
                 if time.monotonic() > deadline:
@@ -612,6 +615,24 @@ class LocalCluster:
         except BaseException:
             workers.kill()  # failures, timeouts and KeyboardInterrupt alike leave nothing behind
             raise
+
+    def _first_to_die(self, rank: int, since: Sequence[tuple[int, int]]) -> int:
+        """The rank whose death ended the run, given that ``rank`` was the first seen exited.
+
+        JAX's distributed service ends every other task the moment one is gone, and a rank that
+        is tearing down (rank 0 hosts the coordinator) can take the others with it before its own
+        exit is visible. So wait a moment for the others, then blame the lowest rank that did not
+        die of another's death.
+        """
+        workers = self._workers
+        assert workers is not None
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline and any(p.poll() is None for p in workers.procs):
+            time.sleep(0.02)
+        _, stderr = workers.read(since)
+        dead = [r for r, proc in enumerate(workers.procs) if proc.poll() is not None]
+        causes = [r for r in dead if not any(m in stderr[r] for m in _DIED_OF_ANOTHER)]
+        return min(causes) if causes else rank
 
     def _fail_rank(
         self,
