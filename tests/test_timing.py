@@ -202,8 +202,10 @@ def test_timing_mistakes_show_real_gaps():
 
 @pytest.mark.timing
 def test_dispatch_timeline():
-    x = jnp.asarray(np.random.default_rng(1).standard_normal((512, 512), dtype=np.float32))
-    step = jax.jit(lambda a: (a @ a) / 512.0)
+    # Steps of ~10 ms each on a 2-core CPU, so that a busy machine's stalls in dispatch (a few
+    # milliseconds in all) stay far below the device's total.
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((1024, 1024), dtype=np.float32))
+    step = jax.jit(lambda a: (a @ a) / 1024.0)
     timeline = ah.dispatch_timeline(step, x, steps=10)
     assert timeline.steps == 10
     # The host ran ahead: it had queued every step long before the device finished them. (A
