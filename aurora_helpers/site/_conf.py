@@ -44,5 +44,12 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
         # Docutils keeps node, directive and role registrations for the whole process, so a second
         # build in one process (the tests; a notebook that runs the course twice) re-registers
         # them and Sphinx warns. Those warnings say nothing about the pages.
-        "suppress_warnings": ["app.add_node", "app.add_directive", "app.add_role"],
+        # Pygments cannot always lex an IPython traceback (an error cell's output); Sphinx then
+        # shows it unhighlighted, which is all a reader needs.
+        "suppress_warnings": [
+            "app.add_node",
+            "app.add_directive",
+            "app.add_role",
+            "misc.highlighting_failure",
+        ],
     }
