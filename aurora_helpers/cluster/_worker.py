@@ -139,28 +139,20 @@ def _run_task(task: dict[str, Any]) -> Any:
 def _gloo_on_loopback() -> None:
     """Make Gloo listen on 127.0.0.1 rather than on the address the host name resolves to.
 
-    JAX builds the CPU backend with Gloo collectives bound to the host name's address, which on
-    many machines faces the network. A local cluster must not listen there, so the CPU backend
-    factory is replaced by one that passes ``hostname="127.0.0.1"``. This uses JAX internals
-    (present from 0.9 to 0.12); if they move, JAX's default is kept.
+    JAX binds its Gloo CPU collectives to the host name's address, which on many machines faces
+    the network; a local cluster must not listen there. The replacement lives beside the example
+    programs (``programs/_loopback.py``, which ``make test-launchers`` uses too); it is loaded by
+    path because this worker runs as a script.
     """
-    try:
-        from jax._src import distributed, xla_bridge
-        from jax._src.lib import _jax
+    import importlib.util
 
-        make_collectives = _jax.make_gloo_tcp_collectives
-        make_client = xla_bridge.make_cpu_client
-        register = xla_bridge.register_backend_factory
-    except (ImportError, AttributeError):
-        return
-
-    def cpu_backend() -> Any:
-        collectives = make_collectives(
-            distributed_client=distributed.global_state.client, hostname="127.0.0.1"
-        )
-        return make_client(collectives=collectives)
-
-    register("cpu", cpu_backend, priority=0, fail_quietly=False)
+    path = Path(__file__).resolve().parents[1] / "programs" / "_loopback.py"
+    spec = importlib.util.spec_from_file_location("_aurora_loopback", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - the file is package data
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.gloo_on_loopback()
 
 
 def _wait_for_coordinator(port: int, limit: float) -> None:

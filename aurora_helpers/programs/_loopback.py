@@ -4,7 +4,7 @@ JAX binds its Gloo CPU collectives to the address the host name resolves to, whi
 machines faces a network. `make test-launchers` sets ``AURORA_LOOPBACK=1`` so that the programs
 call :func:`gloo_on_loopback` before JAX starts its backend; on a real cluster nothing imports
 this module. It uses JAX internals present from 0.9 to 0.12; if they move, JAX's default stays.
-(The same replacement as ``aurora_helpers.cluster._worker._gloo_on_loopback``.)
+``aurora_helpers.cluster._worker`` loads this file for the course's local clusters too.
 """
 
 from __future__ import annotations
