@@ -1,0 +1,73 @@
+"""Wrong answers every exercise's check must reject: one table for the whole course.
+
+``WRONG_ANSWERS["NN.k"]`` maps a short description of what the answer skips to Python source that
+replaces the exercise's solution cell. Each exercise lists at least two: a hard-coded value, and a
+route that skips the skill the exercise teaches (a NumPy detour, no collective, no sharding, no
+jit, ...). ``tests/test_wrong_answers.py`` runs each notebook at 8 simulated devices and requires
+the check to report every one of them as "wrong"; it also fails when an exercise of the course
+has fewer than two entries here. The sources run in the notebook's namespace, so they may use
+its names (``jax``, ``jnp``, ``np``, ``ah``, meshes and arrays defined earlier).
+"""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    # --- 00 --- (only notebook 00's engineer edits between these markers)
+    # --- end 00 ---
+    # --- 01 --- (only notebook 01's engineer edits between these markers)
+    # --- end 01 ---
+    # --- 02 --- (only notebook 02's engineer edits between these markers)
+    # --- end 02 ---
+    # --- 03 --- (only notebook 03's engineer edits between these markers)
+    # --- end 03 ---
+    # --- 04 --- (only notebook 04's engineer edits between these markers)
+    # --- end 04 ---
+    # --- 05 --- (only notebook 05's engineer edits between these markers)
+    # --- end 05 ---
+    # --- 06 --- (only notebook 06's engineer edits between these markers)
+    # --- end 06 ---
+    # --- 07 --- (only notebook 07's engineer edits between these markers)
+    # --- end 07 ---
+    # --- 08 --- (only notebook 08's engineer edits between these markers)
+    # --- end 08 ---
+    # --- 09 --- (only notebook 09's engineer edits between these markers)
+    "09.1": {
+        "hard-coded name": "def choose_layout(budget):\n    return '2-D'",
+        "memory only, communication not measured": (
+            "def choose_layout(budget):\n"
+            "    fitting = [k for k, (held, _) in table.items() if held <= budget]\n"
+            "    return max(fitting, key=lambda k: table[k][0]) if fitting else None"
+        ),
+    },
+    "09.2": {
+        "hard-coded bytes": (
+            "def predict_2d(batch, layers, dp, tp):\n    return float(measured['2-D']['step'].sent)"
+        ),
+        "forward pass only, no gradient reductions": (
+            "def predict_2d(batch, layers, dp, tp):\n"
+            "    c = ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)\n"
+            "    return float(layers * c.sent)"
+        ),
+    },
+    "09.3": {
+        "hard-coded parameters instead of a gather": (
+            "def gather(shards):\n    return jax.tree.map(jnp.asarray, params_np)"
+        ),
+        "all-reduce then slice instead of a reduce-scatter": (
+            "def scatter(grads):\n"
+            "    def block(g):\n"
+            "        rows = g.shape[0] // n\n"
+            "        k = jax.lax.axis_index(ALL)\n"
+            "        return jax.lax.dynamic_slice_in_dim(jax.lax.psum(g, ALL) / n, k * rows, rows)\n"
+            "    return jax.tree.map(block, grads)"
+        ),
+        "scatter without the mean": (
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True), grads)"
+        ),
+    },
+    # --- end 09 ---
+    # --- A1 --- (only notebook A1's engineer edits between these markers)
+    # --- end A1 ---
+}
