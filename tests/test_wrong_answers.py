@@ -34,16 +34,16 @@ def _labels(markdown: str) -> list[str]:
 
 
 def _course_labels() -> dict[str, list[str]]:
-    return {
-        notebook_number(p): _labels(p.with_suffix(".md")) for p in find_notebooks(NOTEBOOKS)
-    }
+    return {notebook_number(p): _labels(p.with_suffix(".md")) for p in find_notebooks(NOTEBOOKS)}
 
 
 def test_every_exercise_has_at_least_two_wrong_answers():
     labels = _course_labels()
     everywhere = {label for found in labels.values() for label in found}
     too_few = sorted(label for label in everywhere if len(WRONG_ANSWERS.get(label, {})) < 2)
-    assert not too_few, f"exercises with fewer than two wrong answers in wrong_answers.py: {too_few}"
+    assert not too_few, (
+        f"exercises with fewer than two wrong answers in wrong_answers.py: {too_few}"
+    )
     unknown = sorted(set(WRONG_ANSWERS) - everywhere)
     assert not unknown, f"wrong_answers.py lists exercises no notebook checks: {unknown}"
 
