@@ -197,9 +197,35 @@ def differences(
                     f"{where}values differ at {bad} of {np.size(close)} positions; first at index "
                     f"{tuple(int(i) for i in first)}: got {g_np[first].tolist()!r}, expected {e_np[first].tolist()!r}"
                 )
-        elif g != e:
+        elif not _plain_equal(g, e):
             problems.append(f"{where}got {g!r}, expected {e!r}")
     return problems
+
+
+def _plain_equal(got: Any, expected: Any) -> bool:
+    """``got == expected`` only when that comparison gives a real truth value.
+
+    An object with odd equality (an array where a scalar is expected, ``np.ma.masked``, a class
+    whose ``__eq__`` always says yes) must not pass as the expected number or string.
+    """
+    numbers = int | float | np.number
+    if (
+        isinstance(got, np.ndarray | jax.Array)
+        and np.ndim(got) == 0
+        and isinstance(expected, numbers)
+    ):
+        got = got.item()  # a JAX or NumPy scalar where a Python number is expected
+    if isinstance(got, np.ndarray | jax.Array) or type(got).__eq__ is not type(expected).__eq__:
+        if not (
+            isinstance(got, int | float | np.number)
+            and isinstance(expected, int | float | np.number)
+        ):
+            return False
+    try:
+        same = got == expected
+    except Exception:
+        return False
+    return isinstance(same, bool | np.bool_) and bool(same)
 
 
 def assert_matches(got: Any, expected: Any, **options: Any) -> None:

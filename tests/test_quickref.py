@@ -1,7 +1,5 @@
 """The quick reference is taken from checked notebook tables and renders to HTML (and PDF)."""
 
-import os
-
 import nbformat
 import pytest
 
