@@ -215,12 +215,9 @@ def _plain_equal(got: Any, expected: Any) -> bool:
         and isinstance(expected, numbers)
     ):
         got = got.item()  # a JAX or NumPy scalar where a Python number is expected
-    if isinstance(got, np.ndarray | jax.Array) or type(got).__eq__ is not type(expected).__eq__:
-        if not (
-            isinstance(got, int | float | np.number)
-            and isinstance(expected, int | float | np.number)
-        ):
-            return False
+    odd = isinstance(got, np.ndarray | jax.Array) or type(got).__eq__ is not type(expected).__eq__
+    if odd and not (isinstance(got, numbers) and isinstance(expected, numbers)):
+        return False
     try:
         same = got == expected
     except Exception:

@@ -1,5 +1,7 @@
 """The quick reference is taken from checked notebook tables and renders to HTML (and PDF)."""
 
+import os
+
 import nbformat
 import pytest
 
@@ -61,10 +63,11 @@ def test_the_course_reference_covers_the_required_topics():
         assert topic in titles, f"no quick-reference table about {topic!r}: {titles}"
 
 
-@pytest.mark.skipif(
-    find_chromium() is None, reason="needs Chromium to print (make test-site has it)"
-)
 def test_the_pdf_is_printed(tmp_path):
+    if find_chromium() is None:
+        if os.environ.get("AURORA_REQUIRE_BROWSER"):
+            pytest.fail("AURORA_REQUIRE_BROWSER is set but no Chromium was found")
+        pytest.skip("needs Chromium to print the PDF (make test-site installs it and runs this)")
     html_path, pdf_path = write_quickref(NOTEBOOKS, tmp_path)
     assert html_path.read_text().count("<section>") >= 4
     assert pdf_path.read_bytes().startswith(b"%PDF")
