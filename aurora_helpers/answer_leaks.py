@@ -208,7 +208,7 @@ def _exercise_of(cells: list[Any], index: int) -> str:
 
 def _ordinary_code(cells: list[Any]) -> set[str]:
     """Every expression and statement of the notebook's code outside solutions, normalised."""
-    keys = set()
+    keys: set[str] = set()
     for cell in cells:
         if cell.get("cell_type") != "code" or is_solution(cell) or is_instructor(cell):
             continue

@@ -146,7 +146,7 @@ def course_files(root: Path) -> list[Path]:
             return sorted(root / name for name in listed.split("\0") if name)
     except (OSError, subprocess.CalledProcessError):
         pass  # no git, or not a git checkout: walk the folder
-    found = []
+    found: list[Path] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not _skipped(d))
         found.extend(Path(folder) / f for f in files)
