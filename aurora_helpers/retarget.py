@@ -27,12 +27,12 @@ _REF = re.compile(r"^(v\d+(\.\d+)*([.-]?(a|b|rc|post|dev)\d*)*|[0-9a-f]{7,40})$"
 _SLUG_LINE = re.compile(r'^REPOSITORY_SLUG = "(?P<value>[^"\n]*)"$', re.M)
 _REF_LINE = re.compile(r'^REF = "(?P<value>[^"\n]*)"$', re.M)
 #: The install target in a Colab cell, whatever repository and ref it names now.
-_INSTALL = re.compile(
-    r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w./+-]*\w"
-)
-#: A Colab link to one of the course's notebooks, whatever repository and ref it names now.
+_INSTALL = re.compile(r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w")
+#: A Colab link to one of the course's notebooks (``notebooks/NN_name.ipynb``), whatever
+#: repository and ref it names now; links to other projects' notebooks are left alone.
 _COLAB = re.compile(
-    r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w./+-]+?/notebooks/"
+    r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w.+-]+/notebooks/"
+    r"(?=[0-9A-Z]\d_[a-z0-9_]+\.ipynb)"
 )
 #: Folders never searched when the checkout is not a git repository (or git is missing).
 _SKIP_DIRS = {".git", "build", "node_modules", "__pycache__", ".ipynb_checkpoints"}

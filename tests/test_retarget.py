@@ -27,8 +27,10 @@ from .conftest import NOTEBOOKS, ROOT
 
 # Built from parts: this file is in the copies it retargets, and must not name the fork itself.
 FORK = Target("/".join(("someone-else", "aurora-fork")), "0123abcd")
-INSTALLS = re.compile(r"git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w./+-]*\w")
-COLAB_LINKS = re.compile(r"colab\.research\.google\.com/github/([\w.-]+/[\w.-]+)/blob/([^/]+)/")
+INSTALLS = re.compile(r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w")
+COLAB_LINKS = re.compile(
+    r"colab\.research\.google\.com/github/([\w.-]+/[\w.-]+)/blob/([^/]+)/notebooks/[0-9A-Z]\d_"
+)
 
 
 def texts(root):
@@ -58,7 +60,7 @@ def assert_agrees(root, target):
         assert target.colab_prefix() + path.name in readme, f"README: no Colab link to {path.name}"
     for name, text in texts(root).items():
         for install in INSTALLS.findall(text):
-            assert install == target.install().split(" @ ")[1], f"{name}: {install}"
+            assert install == target.install(), f"{name}: {install}"
         for slug, ref in COLAB_LINKS.findall(text):
             assert (slug, ref) == (target.slug, target.ref), f"{name}: Colab link at {slug}@{ref}"
     homepage = tomllib.loads((root / "pyproject.toml").read_text())["project"]["urls"]["Homepage"]
@@ -95,6 +97,19 @@ def test_retarget_to_a_fork_and_back(checkout, retargeted_checkout, capsys):
     # Back again: byte for byte the checkout it started from.
     assert main(["retarget", "--root", str(checkout), "--slug", old.slug, "--ref", old.ref]) == 0
     assert texts(checkout) == texts(retargeted_checkout)
+
+
+def test_links_to_other_projects_are_left_alone(checkout):
+    other = (
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/notebooks/x.ipynb\n"
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/notebooks/Intro.ipynb\n"
+        "aurora-helpers-extra @ git+https://github.com/jax-ml/jax.git@main\n"
+        "https://github.com/jax-ml/jax and https://github.com/jax-ml/jax.git\n"
+    )
+    (checkout / "notes.md").write_text(other)
+    argv = ["retarget", "--root", str(checkout), "--slug", FORK.slug, "--ref", FORK.ref]
+    assert main(argv) == 0
+    assert (checkout / "notes.md").read_text() == other
 
 
 def test_check_lists_what_disagrees_and_changes_nothing(checkout, capsys):
