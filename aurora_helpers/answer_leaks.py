@@ -15,7 +15,8 @@ What counts as an answer is defined against the course notebook itself, so that 
   make it ordinary.
 - **names** a solution uses (variables, attributes, keyword names) that appear nowhere else in
   the notebook (no cell outside the solutions, no docstring of the solution): the stub keeps
-  function names, parameters and imported names, so these can only arrive through a leak.
+  function names, parameters and imported names, so these can only arrive through a leak
+  (searched in sources and outputs; metadata is searched for pieces only).
 
 A distinctive piece or name found anywhere in the student copy (a cell's source, outputs or
 metadata; whitespace and quote style ignored) is a leak. Cells tagged ``instructor`` are removed
@@ -316,6 +317,8 @@ def _leaks(answers: list[_Answer], student: Any) -> list[Leak]:
                 found.append(
                     Leak(answer.exercise, "code", answer.pieces[key], where, _context(text, key))
                 )
+            if where.endswith("metadata"):
+                continue  # metadata holds the kernel's and the tags' words, not prose or code
             for name in sorted(answer.names & words):
                 found.append(Leak(answer.exercise, "name", name, where, _context(text, name)))
     return found
