@@ -168,3 +168,18 @@ def test_no_answer_survives_in_the_student_copy(path, tmp_path):
     assert not leaks, f"{path.name}'s student copy gives answers away:\n" + "\n".join(
         f"  - {leak}" for leak in leaks
     )
+
+
+def test_aurora_student_warns_about_each_leak(tmp_path, capsys):
+    from aurora_helpers.cli import main
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    nbformat.write(course_notebook(hint="jnp.pad(x, (0, missing))"), notebooks / "42_leaks.ipynb")
+    out = tmp_path / "student"
+    assert main(["student", "--notebooks", str(notebooks), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.split() == [str(out / "42_leaks.ipynb")]
+    (warning,) = captured.err.splitlines()
+    assert warning.startswith("aurora student: warning: 42_leaks.ipynb: exercise 42.1: its code")
+    assert "jnp.pad(x, (0, missing))" in warning and "code cell 4" in warning
