@@ -1,4 +1,4 @@
-"""The ``aurora`` command: ``probe``, ``bench``, ``run`` and ``student``."""
+"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student`` and ``retarget``."""
 
 from __future__ import annotations
 
@@ -99,12 +99,37 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_student(args: argparse.Namespace) -> int:
-    from .course import find_notebooks, select_notebooks
+    from .answer_leaks import find_leaks
+    from .course import find_notebooks, locate_notebooks, select_notebooks
     from .student import write_student_copies
 
-    notebooks = select_notebooks(find_notebooks(args.notebooks), args.only)
-    for path in write_student_copies(notebooks, args.out):
+    folder = locate_notebooks(args.notebooks)
+    notebooks = select_notebooks(find_notebooks(folder), args.only)
+    for source, path in zip(
+        notebooks, write_student_copies(notebooks, args.out, notebooks_dir=folder), strict=True
+    ):
         print(path)
+        for leak in find_leaks(source, path):
+            print(f"aurora student: warning: {path.name}: {leak}", file=sys.stderr)
+    return 0
+
+
+def _cmd_retarget(args: argparse.Namespace) -> int:
+    from .retarget import find_root, retarget
+
+    root = args.root if args.root is not None else find_root(Path.cwd())
+    changed = retarget(root, args.slug, args.ref, write=not args.check)
+    for path in changed:
+        print(path.relative_to(root.resolve()))
+    if args.check and changed:
+        print(
+            f"aurora retarget: {len(changed)} file(s) above disagree with aurora_helpers/course.py;"
+            " run `aurora retarget` to rewrite them",
+            file=sys.stderr,
+        )
+        return 1
+    if not changed:
+        print("every link and install cell already agrees with aurora_helpers/course.py")
     return 0
 
 
@@ -210,11 +235,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("student", help="write student copies with solutions stubbed out")
     s.add_argument(
-        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+        "--notebooks",
+        type=Path,
+        default=None,
+        help="folder of source notebooks (default ./notebooks, else the installed checkout's)",
     )
-    s.add_argument("--out", type=Path, default=DEFAULT_BUILD / "student", help="output folder")
+    s.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_BUILD / "student",
+        help="output folder (never the notebooks folder or inside it)",
+    )
     s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
     s.set_defaults(func=_cmd_student)
+
+    t = sub.add_parser(
+        "retarget",
+        help="point Colab links and install cells at a repository and a fixed ref",
+        description="Rewrite REPOSITORY_SLUG and REF in aurora_helpers/course.py, then every "
+        "notebook's Colab install cell (.md and .ipynb alike), the README's Colab links and any "
+        "other mention of the repository, so that they all agree.",
+    )
+    t.add_argument("--slug", default=None, help="GitHub owner/name (default: unchanged)")
+    t.add_argument(
+        "--ref",
+        default=None,
+        help="release tag v<version> or commit the notebooks install from (default: unchanged)",
+    )
+    t.add_argument(
+        "--root", type=Path, default=None, help="the course checkout (default: the one around .)"
+    )
+    t.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; list what disagrees and exit 1 if anything does",
+    )
+    t.set_defaults(func=_cmd_retarget)
 
     sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
     sc.add_argument(

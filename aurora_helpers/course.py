@@ -5,28 +5,58 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-#: The course's GitHub repository, ``owner/name``. The one place it is set: the README's Colab
-#: links and each notebook's Colab install cell must use it (``tests/test_course.py`` checks).
+#: The course's GitHub repository, ``owner/name``, and the git ref (a release tag ``v<version>``
+#: or a commit) that Colab opens the notebooks at and installs the helpers from. The one place
+#: both are set: ``aurora retarget [--slug owner/name] [--ref REF]`` rewrites these two lines and
+#: then every file that names them (the notebooks' Colab install cells, the README's Colab links,
+#: ``pyproject.toml``); ``tests/test_retarget.py`` checks that they all agree.
 REPOSITORY_SLUG = "project-aurora/aurora-course"
-#: The branch Colab links and the Colab install cell point at.
-BRANCH = "main"
+REF = "v0.1.0"
 
 _NOTEBOOK_NAME = re.compile(r"^(?P<number>[0-9A-Z]\d)_[a-z0-9_]+\.ipynb$")
 
 
 def colab_url(notebook: str) -> str:
     """The 'Open in Colab' address of ``notebooks/<notebook>`` on GitHub."""
-    return f"https://colab.research.google.com/github/{REPOSITORY_SLUG}/blob/{BRANCH}/notebooks/{notebook}"
+    return f"https://colab.research.google.com/github/{REPOSITORY_SLUG}/blob/{REF}/notebooks/{notebook}"
 
 
 def pip_install_target() -> str:
-    """What Colab pip-installs to get the helpers from GitHub."""
-    return f"aurora-helpers @ git+https://github.com/{REPOSITORY_SLUG}.git@{BRANCH}"
+    """What Colab pip-installs: the helpers at the same ref as the notebook, never a moving branch."""
+    return f"aurora-helpers @ git+https://github.com/{REPOSITORY_SLUG}.git@{REF}"
 
 
 def find_notebooks(directory: Path) -> list[Path]:
     """The course's notebooks in ``directory`` (``NN_name.ipynb``), in course order."""
     return sorted(p for p in directory.glob("*.ipynb") if _NOTEBOOK_NAME.match(p.name))
+
+
+def locate_notebooks(explicit: Path | None = None) -> Path:
+    """The folder of course notebooks a command should read.
+
+    ``explicit`` (a ``--notebooks`` option) must hold course notebooks. Without it: ``notebooks/``
+    in the current folder, else the ``notebooks/`` of the checkout the helpers were installed from
+    (an editable install, as ``make setup`` makes).
+
+    Raises:
+        ValueError: no course notebooks there; the message says where it looked and what to do.
+    """
+    if explicit is not None:
+        if not find_notebooks(explicit):
+            raise ValueError(
+                f"no course notebooks (NN_name.ipynb) in {explicit}: pass the course's notebooks "
+                "folder to --notebooks"
+            )
+        return explicit
+    installed = Path(__file__).resolve().parents[1] / "notebooks"
+    for folder in (Path("notebooks"), installed):
+        if find_notebooks(folder):
+            return folder
+    raise ValueError(
+        f"no course notebooks found: neither ./notebooks nor {installed} (next to the installed "
+        "helpers) holds NN_name.ipynb files. Run this in the course's repository (a checkout "
+        "of it), or pass --notebooks FOLDER"
+    )
 
 
 def notebook_number(path: Path) -> str:

@@ -1,9 +1,13 @@
 """Student copies of notebooks: every solution replaced by a stub that still runs.
 
 A solution cell is a code cell tagged ``solution``. It may hold imports (kept), function
-definitions (body replaced by ``raise NotImplementedError``; the docstring stays) and assignments
-(value replaced by ``...``). Anything else is rejected, so that a stubbed cell always executes and
-the check after it can report "not solved yet".
+definitions (decorators dropped, since a decorator can be the answer; body replaced by
+``raise NotImplementedError``; the signature and the docstring stay) and assignments (value
+replaced by ``...``). Anything else is rejected, so that a stubbed cell always executes and the
+check after it can report "not solved yet". A student copy also loses every cell tagged
+``instructor``, every output, and the Colab form view of its stubs (``cellView`` and the
+``# @title`` line, which are comments and so vanish with the solution), so learners see the stub.
+Nothing is ever written into the source notebooks' folder (:func:`check_output_folder`).
 """
 
 from __future__ import annotations
@@ -15,12 +19,19 @@ from pathlib import Path
 from typing import Any
 
 SOLUTION_TAG = "solution"
+INSTRUCTOR_TAG = "instructor"
 STUB_MESSAGE = "your answer here"
 _HEADER = "# Your answer: replace the stubs below, then run the check cell.\n"
+#: Words every stub holds, whatever the solution was.
+STUB_TEXT = f"{_HEADER} raise NotImplementedError({STUB_MESSAGE!r})"
 
 
 class SolutionCellError(ValueError):
     """A solution cell holds a statement that cannot be turned into a stub."""
+
+
+class StudentCopyError(ValueError):
+    """Student copies cannot be written where asked (into the sources, or from no notebooks)."""
 
 
 def _stub_value(target: ast.expr) -> ast.expr:
@@ -39,6 +50,7 @@ def _stub_statement(node: ast.stmt) -> ast.stmt:
         return node
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         stub = copy.deepcopy(node)
+        stub.decorator_list = []  # a decorator can be the answer: @partial(jax.jit, static_...)
         body: list[ast.stmt] = []
         first = node.body[0]
         if (
@@ -88,27 +100,78 @@ def is_solution(cell: Any) -> bool:
     )
 
 
+def is_instructor(cell: Any) -> bool:
+    return INSTRUCTOR_TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def _show(cell: Any) -> None:
+    """Undo what hides a solution: JupyterLab's ``source_hidden`` and Colab's form view."""
+    jupyter = cell.metadata.get("jupyter", {})
+    jupyter.pop("source_hidden", None)
+    if "jupyter" in cell.metadata and not jupyter:
+        del cell.metadata["jupyter"]
+    cell.metadata.pop("cellView", None)
+
+
 def make_student_notebook(nb: Any) -> Any:
-    """A deep copy of the nbformat notebook ``nb`` with every solution cell stubbed and shown."""
+    """A deep copy of the nbformat notebook ``nb`` with every solution cell stubbed and shown,
+    every ``instructor`` cell removed and every output cleared."""
     student = copy.deepcopy(nb)
-    for index, cell in enumerate(student.cells):
-        if not is_solution(cell):
-            continue
-        try:
+    student.cells = [cell for cell in student.cells if not is_instructor(cell)]
+    # A student copy is not half of a jupytext pair: `jupytext --sync` must not pair it.
+    student.metadata.pop("jupytext", None)
+    for index, cell in enumerate(nb.cells):
+        if is_solution(cell) and not is_instructor(cell):
+            try:
+                stub_source(cell.source)
+            except (SolutionCellError, SyntaxError) as err:
+                raise SolutionCellError(f"cell {index}: {err}") from err
+    for cell in student.cells:
+        if cell.get("cell_type") == "code":
+            cell.outputs = []
+            cell.execution_count = None
+        if is_solution(cell):
             cell.source = stub_source(cell.source)
-        except (SolutionCellError, SyntaxError) as err:
-            raise SolutionCellError(f"cell {index}: {err}") from err
-        cell.metadata.get("jupyter", {}).pop("source_hidden", None)
-        cell.outputs = []
-        cell.execution_count = None
+            _show(cell)
     return student
 
 
-def write_student_copies(notebooks: Iterable[Path], out_dir: Path) -> list[Path]:
-    """Write a student copy of each notebook into ``out_dir``; returns the paths written."""
+def check_output_folder(out_dir: Path, notebooks_dir: Path) -> None:
+    """Refuse an output folder that is, or is inside, the source notebooks' folder.
+
+    Student copies written there would overwrite the solutions, and a later ``make sync`` would
+    carry the stubs into the ``.md`` twins. Symbolic links are resolved first.
+    """
+    out, source = out_dir.resolve(), notebooks_dir.resolve()
+    if out == source or source in out.parents:
+        raise StudentCopyError(
+            f"refusing to write student copies into {out_dir}: it is "
+            f"{'the' if out == source else 'inside the'} source notebooks folder {notebooks_dir}, "
+            "and the stubs would replace the solutions. Choose another --out, e.g. build/student"
+        )
+
+
+def write_student_copies(
+    notebooks: Iterable[Path], out_dir: Path, *, notebooks_dir: Path | None = None
+) -> list[Path]:
+    """Write a student copy of each notebook into ``out_dir``; returns the paths written.
+
+    Raises:
+        StudentCopyError: ``out_dir`` is, or is inside, ``notebooks_dir``; is the folder of one of
+            the notebooks (the copy would overwrite it); or is not a folder.
+    """
     import nbformat
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    notebooks = list(notebooks)
+    if notebooks_dir is not None:
+        check_output_folder(out_dir, notebooks_dir)
+    for folder in {p.parent.resolve() for p in notebooks}:
+        if out_dir.resolve() == folder:
+            check_output_folder(out_dir, folder)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as err:
+        raise StudentCopyError(f"cannot write student copies into {out_dir}: {err}") from err
     written = []
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)

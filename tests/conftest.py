@@ -46,3 +46,21 @@ def run_python(
 @pytest.fixture
 def fresh_python():
     return run_python
+
+
+@pytest.fixture(scope="session")
+def retargeted_checkout(tmp_path_factory):
+    """A copy of this checkout after `aurora retarget`: every link and Colab install cell as
+    `aurora_helpers/course.py` says they must be (the real files may lag until someone runs it)."""
+    import shutil
+
+    from aurora_helpers.cli import main
+    from aurora_helpers.retarget import course_files
+
+    copy = tmp_path_factory.mktemp("checkout")
+    for path in course_files(ROOT):
+        if path.is_file():
+            (copy / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, copy / path.relative_to(ROOT))
+    assert main(["retarget", "--root", str(copy)]) == 0
+    return copy

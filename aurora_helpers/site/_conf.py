@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..course import BRANCH, REPOSITORY_SLUG
+from ..course import REF, REPOSITORY_SLUG
 
 
 def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
@@ -31,7 +31,7 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
         # The site must work offline: no analytics, no web fonts, no CDN.
         "html_theme_options": {
             "repository_url": f"https://github.com/{REPOSITORY_SLUG}",
-            "repository_branch": BRANCH,
+            "repository_branch": REF,
             "path_to_docs": "notebooks",
             "use_repository_button": True,
             "use_download_button": True,

@@ -1,0 +1,178 @@
+"""`aurora retarget`: the repository slug and the ref live in course.py, and every Colab install
+cell, Colab link and mention of the repository agrees with them."""
+
+import json
+import re
+import shutil
+import tomllib
+
+import jupytext
+import nbformat
+import pytest
+
+import aurora_helpers as ah
+from aurora_helpers import course
+from aurora_helpers.cli import main
+from aurora_helpers.course import find_notebooks
+from aurora_helpers.retarget import (
+    RetargetError,
+    Target,
+    course_files,
+    current_target,
+    find_root,
+    retarget,
+)
+
+from .conftest import NOTEBOOKS, ROOT
+
+# Built from parts: this file is in the copies it retargets, and must not name the fork itself.
+FORK = Target("/".join(("someone-else", "aurora-fork")), "0123abcd")
+INSTALLS = re.compile(r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w")
+COLAB_LINKS = re.compile(
+    r"colab\.research\.google\.com/github/([\w.-]+/[\w.-]+)/blob/([^/]+)/notebooks/[0-9A-Z]\d_"
+)
+
+
+def texts(root):
+    """``{relative path: text}`` of every text file of a checkout."""
+    found = {}
+    for path in course_files(root):
+        try:
+            found[str(path.relative_to(root))] = path.read_bytes().decode("utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+    return found
+
+
+def assert_agrees(root, target):
+    """Every install cell, Colab link and repository link in ``root`` names ``target``."""
+    assert current_target(root) == target
+    notebooks = find_notebooks(root / "notebooks")
+    assert notebooks
+    readme = (root / "README.md").read_text()
+    for path in notebooks:
+        ipynb = nbformat.read(path, as_version=4)
+        md = jupytext.read(path.with_suffix(".md"))
+        for nb in (ipynb, md):
+            colab = next(c for c in nb.cells if c.cell_type == "code")
+            assert target.install() in colab.source, path.name
+        assert [c.source for c in ipynb.cells] == [c.source for c in md.cells], path.name
+        assert target.colab_prefix() + path.name in readme, f"README: no Colab link to {path.name}"
+    for name, text in texts(root).items():
+        for install in INSTALLS.findall(text):
+            assert install == target.install(), f"{name}: {install}"
+        for slug, ref in COLAB_LINKS.findall(text):
+            assert (slug, ref) == (target.slug, target.ref), f"{name}: Colab link at {slug}@{ref}"
+    homepage = tomllib.loads((root / "pyproject.toml").read_text())["project"]["urls"]["Homepage"]
+    assert homepage == f"https://github.com/{target.slug}"
+
+
+def test_after_retarget_everything_agrees_with_course_py(retargeted_checkout):
+    assert_agrees(retargeted_checkout, Target(course.REPOSITORY_SLUG, course.REF))
+    assert course.pip_install_target() == Target(course.REPOSITORY_SLUG, course.REF).install()
+    assert retarget(retargeted_checkout, write=False) == []  # at rest: nothing left to do
+
+
+@pytest.fixture
+def checkout(retargeted_checkout, tmp_path):
+    copy = tmp_path / "checkout"
+    shutil.copytree(retargeted_checkout, copy)
+    return copy
+
+
+def test_retarget_to_a_fork_and_back(checkout, retargeted_checkout, capsys):
+    old = current_target(checkout)
+    argv = ["retarget", "--root", str(checkout), "--slug", FORK.slug, "--ref", FORK.ref]
+    assert main(argv) == 0
+    changed = capsys.readouterr().out.split()
+    assert {"aurora_helpers/course.py", "README.md", "pyproject.toml"} <= set(changed)
+    for path in find_notebooks(checkout / "notebooks"):
+        assert f"notebooks/{path.name}" in changed and f"notebooks/{path.stem}.md" in changed
+        json.loads(path.read_text())  # still a notebook
+    assert_agrees(checkout, FORK)
+    leftovers = [name for name, text in texts(checkout).items() if old.slug in text]
+    assert leftovers == [], f"still naming {old.slug}: {leftovers}"
+    assert main(["retarget", "--root", str(checkout)]) == 0
+    assert "already agrees" in capsys.readouterr().out
+    # Back again: byte for byte the checkout it started from.
+    assert main(["retarget", "--root", str(checkout), "--slug", old.slug, "--ref", old.ref]) == 0
+    assert texts(checkout) == texts(retargeted_checkout)
+
+
+def test_links_to_other_projects_are_left_alone(checkout):
+    other = (
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/notebooks/x.ipynb\n"
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/notebooks/Intro.ipynb\n"
+        "aurora-helpers-extra @ git+https://github.com/jax-ml/jax.git@main\n"
+        "https://github.com/jax-ml/jax and https://github.com/jax-ml/jax.git\n"
+    )
+    (checkout / "notes.md").write_text(other)
+    argv = ["retarget", "--root", str(checkout), "--slug", FORK.slug, "--ref", FORK.ref]
+    assert main(argv) == 0
+    assert (checkout / "notes.md").read_text() == other
+
+
+def test_check_lists_what_disagrees_and_changes_nothing(checkout, capsys):
+    md = checkout / "notebooks" / "00_welcome.md"
+    pinned = f"{course.REPOSITORY_SLUG}.git@{course.REF}"
+    md.write_text(md.read_text().replace(pinned, f"{course.REPOSITORY_SLUG}.git@main"))
+    before = md.read_text()
+    assert "@main" in before
+    assert main(["retarget", "--root", str(checkout), "--check"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.split() == ["notebooks/00_welcome.md"]
+    assert "disagree with aurora_helpers/course.py" in captured.err
+    assert md.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--ref", "main", "not a release tag"),
+        ("--ref", "v1.2; rm -rf", "not a release tag"),
+        ("--slug", "no-slash", "owner/name"),
+        ("--slug", "a/b/c", "owner/name"),
+    ],
+)
+def test_refuses_moving_or_malformed_targets(checkout, option, value, message, capsys):
+    before = texts(checkout)
+    assert main(["retarget", "--root", str(checkout), option, value]) == 2
+    assert message in capsys.readouterr().err
+    assert texts(checkout) == before
+
+
+def test_outside_a_checkout_it_says_where_to_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["retarget"]) == 2
+    assert "not inside a checkout of the course" in capsys.readouterr().err
+    assert main(["retarget", "--root", str(tmp_path)]) == 2
+    assert "holds no aurora_helpers/course.py" in capsys.readouterr().err
+    with pytest.raises(RetargetError):
+        find_root(tmp_path)
+    assert find_root(NOTEBOOKS) == ROOT
+
+
+def test_the_ref_is_this_release():
+    """The notebooks install the helpers at the release they belong to: REF is the tag
+    v<version> (or a commit); bump the version and run `aurora retarget --ref v<version>`."""
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert ah.__version__ == version, "pyproject.toml and aurora_helpers.__version__ differ"
+    assert f"v{version}" == course.REF or re.fullmatch(r"[0-9a-f]{7,40}", course.REF), (
+        f"course.REF is {course.REF!r}; this release is v{version}: run `aurora retarget --ref "
+        f"v{version}`"
+    )
+
+
+def test_this_checkout_outside_the_notebooks_is_retargeted():
+    stale = [p for p in retarget(ROOT, write=False) if p.parent != NOTEBOOKS]
+    assert stale == [], f"run `aurora retarget`: {stale}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the notebooks' Colab cells change only through `aurora retarget`, which the "
+    "integrator runs after merging; then delete this mark",
+)
+def test_this_checkouts_notebooks_are_retargeted():
+    stale = [p.name for p in retarget(ROOT, write=False) if p.parent == NOTEBOOKS]
+    assert stale == [], f"run `aurora retarget`: {stale}"
