@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 
 #: Packages a solution may import from, besides those the course notebook imports itself.
 BASE_IMPORTS = frozenset(
-    {"jax", "jaxlib", "numpy", "math", "functools", "itertools", "typing", "collections", "dataclasses"}
+    {
+        "jax",
+        "jaxlib",
+        "numpy",
+        "math",
+        "functools",
+        "itertools",
+        "typing",
+        "collections",
+        "dataclasses",
+    }
 )
 #: Packages a solution may never import: they reach the interpreter, the file system, other
 #: processes or the checking code.
@@ -34,6 +44,12 @@ BLOCKED_BUILTINS = frozenset(
         "input", "locals", "memoryview", "open", "setattr", "vars", "exit", "quit", "get_ipython",
     }
 )  # fmt: skip
+#: Built-ins that change namespaces or attributes or run code from text: using one is tampering.
+TAMPERING_BUILTINS = frozenset(
+    {"__import__", "compile", "delattr", "eval", "exec", "globals", "locals", "setattr", "vars"}
+)
+#: Imports that reach the interpreter's internals: using one is tampering.
+TAMPERING_IMPORTS = frozenset({"builtins", "ctypes", "gc", "importlib", "inspect", "sys"})
 #: Public names of the helpers that do the checking; a solution has no use for them.
 CHECKING_NAMES = frozenset(
     {
@@ -45,6 +61,30 @@ CHECKING_NAMES = frozenset(
 ALWAYS_PROTECTED = frozenset({"ah", "aurora_helpers", "get_ipython", "display", "In", "Out"})
 #: The names under which the helpers are imported in notebooks.
 HELPER_ALIASES = frozenset({"ah", "aurora_helpers"})
+
+
+@dataclass
+class Screening:
+    """The verdict on one solution cell: the problems found (empty: it may run), in words.
+
+    ``tampering`` is true when a problem is an attempt at the checking machinery (patching
+    ``ah.check``, setting attributes, rebinding ``ah``, ``exec``, ``sys``, ...) rather than a
+    statement a solution cell may not hold.
+    """
+
+    problems: list[str] = field(default_factory=list)
+    #: The problems that are attempts at the checking machinery (a subset of ``problems``).
+    attempts: list[str] = field(default_factory=list)
+
+    @property
+    def tampering(self) -> bool:
+        return bool(self.attempts)
+
+    def add(self, node: ast.AST, text: str, *, tampering: bool = False) -> None:
+        problem = f"line {getattr(node, 'lineno', '?')}: {text}"
+        self.problems.append(problem)
+        if tampering:
+            self.attempts.append(problem)
 
 
 @dataclass(frozen=True)
@@ -72,7 +112,11 @@ def _import_bindings(node: ast.Import | ast.ImportFrom) -> list[tuple[str, str, 
         module = "." * node.level + (node.module or "")
         for alias in node.names:
             out.append(
-                (alias.asname or alias.name, f"from {module} import {alias.name}", module.split(".")[0])
+                (
+                    alias.asname or alias.name,
+                    f"from {module} import {alias.name}",
+                    module.split(".")[0],
+                )
             )
     return out
 
@@ -98,7 +142,9 @@ def course_names(other_cells: Iterable[str], solution_cells: Iterable[str]) -> C
     """
     bound: dict[str, str] = {}
     imports: set[str] = set()
-    for source, is_solution in [(s, False) for s in other_cells] + [(s, True) for s in solution_cells]:
+    for source, is_solution in [(s, False) for s in other_cells] + [
+        (s, True) for s in solution_cells
+    ]:
         try:
             tree = ast.parse(source)
         except SyntaxError:
@@ -139,12 +185,12 @@ class _Screen(ast.NodeVisitor):
     """Walks a solution cell, collecting problems; tracks the enclosing function's locals."""
 
     def __init__(self, allowed_imports: frozenset[str]) -> None:
-        self.problems: list[str] = []
+        self.verdict = Screening()
         self.allowed_imports = allowed_imports
         self.locals: list[set[str]] = []
 
-    def problem(self, node: ast.AST, text: str) -> None:
-        self.problems.append(f"line {getattr(node, 'lineno', '?')}: {text}")
+    def problem(self, node: ast.AST, text: str, *, tampering: bool = False) -> None:
+        self.verdict.add(node, text, tampering=tampering)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         if not isinstance(node, ast.Lambda) and node.name.startswith("__"):
@@ -169,40 +215,59 @@ class _Screen(ast.NodeVisitor):
             if package in BLOCKED_IMPORTS and not (
                 package == "aurora_helpers" and description == "import aurora_helpers"
             ):
-                self.problem(node, f"`{description}` is not allowed in a solution")
+                tampering = package in TAMPERING_IMPORTS or package == "aurora_helpers"
+                self.problem(
+                    node, f"`{description}` is not allowed in a solution", tampering=tampering
+                )
             elif package not in self.allowed_imports:
                 self.problem(
-                    node, f"`{description}`: a solution may import only {', '.join(sorted(self.allowed_imports))}"
+                    node,
+                    f"`{description}`: a solution may import only {', '.join(sorted(self.allowed_imports))}",
                 )
             elif any(part.startswith("_") for part in description.split()[1].split(".")):
                 self.problem(node, f"`{description}` reaches a private module")
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name == "*" or alias.name.startswith("_"):
-                    self.problem(node, f"`from ... import {alias.name}` is not allowed in a solution")
+                    self.problem(
+                        node, f"`from ... import {alias.name}` is not allowed in a solution"
+                    )
 
     visit_ImportFrom = visit_Import
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in BLOCKED_BUILTINS:
-            self.problem(node, f"`{node.id}` is not allowed in a solution")
+            tampering = node.id in TAMPERING_BUILTINS
+            self.problem(node, f"`{node.id}` is not allowed in a solution", tampering=tampering)
         elif node.id.startswith("__") or node.id.startswith("_aurora"):
-            self.problem(node, f"the name `{node.id}` is reserved")
+            self.problem(node, f"the name `{node.id}` is reserved", tampering=True)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr.startswith("_"):
-            self.problem(node, f"`.{node.attr}`: a solution may not use private or special attributes")
-        elif isinstance(node.value, ast.Name) and node.value.id in HELPER_ALIASES and node.attr in CHECKING_NAMES:
-            self.problem(node, f"`{node.value.id}.{node.attr}`: a solution may not use the checking code")
+            self.problem(
+                node, f"`.{node.attr}`: a solution may not use private or special attributes"
+            )
+        elif (
+            isinstance(node.value, ast.Name)
+            and node.value.id in HELPER_ALIASES
+            and node.attr in CHECKING_NAMES
+        ):
+            self.problem(
+                node,
+                f"`{node.value.id}.{node.attr}`: a solution may not use the checking code",
+                tampering=True,
+            )
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self.problem(node, "a solution may not set or delete attributes")
+            self.problem(node, "a solution may not set or delete attributes", tampering=True)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             root = _root_name(node)
             if not self.locals or root is None or root not in self.locals[-1]:
-                self.problem(node, "a solution may change items only of its functions' own variables")
+                self.problem(
+                    node, "a solution may change items only of its functions' own variables"
+                )
         self.generic_visit(node)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
@@ -216,8 +281,8 @@ class _Screen(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) -> list[str]:
-    """Why ``source`` may not stand in for a course solution cell; empty when it may.
+def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) -> Screening:
+    """Why ``source`` may not stand in for a course solution cell (no problems: it may).
 
     Args:
         source: the learner's cell.
@@ -227,7 +292,7 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return [f"line {err.lineno}: not valid Python ({err.msg})"]
+        return Screening([f"line {err.lineno}: not valid Python ({err.msg})"])
     screen = _Screen(BASE_IMPORTS | (course.imports - BLOCKED_IMPORTS) | {"aurora_helpers"})
     own = set(own_names)
     for node in tree.body:
@@ -236,7 +301,11 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
                 if bound in own:
                     continue
                 if bound in ALWAYS_PROTECTED and description != "import aurora_helpers":
-                    screen.problem(node, f"`{description}` rebinds `{bound}`, which the course's cells use")
+                    screen.problem(
+                        node,
+                        f"`{description}` rebinds `{bound}`, which the course's cells use",
+                        tampering=True,
+                    )
                 elif bound in course.bound and course.bound[bound] != description:
                     screen.problem(
                         node,
@@ -253,14 +322,18 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
                 screen.problem(node, "assign to plain names only")
             for name, _ in _module_level_bindings(ast.Module(body=[node], type_ignores=[])):
                 if name not in own and (name in course.bound or name in ALWAYS_PROTECTED):
-                    screen.problem(node, f"rebinds `{name}`, which the course's cells use; choose another name")
-        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) and not isinstance(
-            node, ast.Pass
-        ):
+                    screen.problem(
+                        node,
+                        f"rebinds `{name}`, which the course's cells use; choose another name",
+                        tampering=name in ALWAYS_PROTECTED or name.startswith("_aurora"),
+                    )
+        elif not (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        ) and not isinstance(node, ast.Pass):
             screen.problem(
                 node,
                 f"a solution cell may hold only imports, function definitions and assignments to "
                 f"names, found {type(node).__name__}",
             )
     screen.visit(tree)
-    return screen.problems
+    return screen.verdict

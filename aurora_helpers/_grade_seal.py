@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib
 import json
 import os
 import sys
@@ -85,12 +86,48 @@ def snapshot() -> Snapshot:
 def changed(before: Snapshot) -> list[str]:
     """The watched names whose object or code differs from ``before``."""
     now = snapshot()
-    return sorted(f"{module}.{name}" for key in before if now.get(key) != before[key] for module, name in [key])
+    return sorted(
+        f"{module}.{name}"
+        for key in before
+        if now.get(key) != before[key]
+        for module, name in [key]
+    )
 
 
 def sign(token: bytes, body: str) -> str:
     """The HMAC-SHA256 of ``body`` under ``token``, in hex."""
     return hmac.new(token, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+class _Seal:
+    """Seals the grade log after a cell: new lines, integrity of the checking code, an HMAC."""
+
+    def __init__(self, token: bytes, log: Path) -> None:
+        self._token, self._log = token, log
+        self._before = snapshot()
+        self._offset, self._digest, self._seq = 0, hashlib.sha256(b"").hexdigest(), 0
+
+    def record(self, cell: int) -> dict[str, Any]:
+        """The lines written since the last record, whether anything was tampered with."""
+        data = self._log.read_bytes() if self._log.exists() else b""
+        prefix_ok = hashlib.sha256(data[: self._offset]).hexdigest() == self._digest
+        end = max(data.rfind(b"\n") + 1, self._offset)  # whole lines only
+        record = {
+            "cell": cell,
+            "seq": self._seq,
+            "lines": data[self._offset : end].decode("utf-8", "replace").splitlines(),
+            "changed": changed(self._before),
+            "prefix_ok": prefix_ok,
+        }
+        self._offset, self._digest = end, hashlib.sha256(data[:end]).hexdigest()
+        self._seq += 1
+        return record
+
+    def __call__(self, cell: int) -> None:
+        from IPython.display import display
+
+        body = json.dumps(self.record(cell), sort_keys=True)
+        display({SEAL_MIME: {"body": body, "mac": sign(self._token, body)}}, raw=True)
 
 
 def make_seal() -> Callable[[int], None]:
@@ -103,31 +140,11 @@ def make_seal() -> Callable[[int], None]:
     token_file = os.environ.pop(TOKEN_ENV_VAR, None)
     log_name = os.environ.get(LOG_ENV_VAR)
     if not token_file or not log_name:
-        raise RuntimeError(f"the grade seal runs only under `aurora grade` (${TOKEN_ENV_VAR} unset)")
+        raise RuntimeError(
+            f"the grade seal runs only under `aurora grade` (${TOKEN_ENV_VAR} unset)"
+        )
     token = Path(token_file).read_bytes()
     Path(token_file).unlink()
-    log = Path(log_name)
-    before = snapshot()
-    state = {"offset": 0, "digest": hashlib.sha256(b"").hexdigest(), "seq": 0}
-
-    def seal(cell: int) -> None:
-        from IPython.display import display
-
-        data = log.read_bytes() if log.exists() else b""
-        offset = int(state["offset"])
-        prefix_ok = hashlib.sha256(data[:offset]).hexdigest() == state["digest"]
-        end = data.rfind(b"\n") + 1  # whole lines only
-        end = max(end, offset)
-        lines = data[offset:end].decode("utf-8", "replace").splitlines()
-        record = {
-            "cell": cell,
-            "seq": state["seq"],
-            "lines": lines,
-            "changed": changed(before),
-            "prefix_ok": prefix_ok,
-        }
-        state.update(offset=end, digest=hashlib.sha256(data[:end]).hexdigest(), seq=int(state["seq"]) + 1)
-        body = json.dumps(record, sort_keys=True)
-        display({SEAL_MIME: {"body": body, "mac": sign(token, body)}}, raw=True)
-
-    return seal
+    for name in WATCHED_MODULES:  # watch them from now on, even those a later cell would import
+        importlib.import_module(name)
+    return _Seal(token, Path(log_name))

@@ -213,9 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--devices", type=int, default=None, help="simulated CPU devices (as for aurora run)"
     )
-    g.add_argument(
-        "--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook"
-    )
+    g.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook")
     g.add_argument("--json", metavar="FILE", help="write the grades as JSON (- for stdout)")
     g.add_argument("--csv", metavar="FILE", help="one row per notebook and exercise (- for stdout)")
     g.add_argument(

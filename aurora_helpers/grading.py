@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ._display import text_table
-from ._grade_screen import CourseNames, course_names, screen_solution
+from ._grade_screen import CourseNames, Screening, course_names, screen_solution
 from ._grade_seal import LOG_ENV_VAR, SEAL_MIME, TOKEN_ENV_VAR, sign
 from .course import find_notebooks
 from .student import SolutionCellError, is_solution, stub_source
@@ -313,7 +313,7 @@ def _which_course_notebook(path: Path, nb: Any, course: dict[str, Path]) -> str 
 
 def _learner_cells(nb: Any, course: _CourseNotebook) -> dict[str, list[str]]:
     """The learner's solution cells by exercise label (heading above; in order without headings)."""
-    labelled: list[tuple[str | None, str]] = []
+    labelled: list[tuple[str | None, str]] = []  # (exercise, source)
     current: str | None = None
     for cell in nb.cells:
         for label in _headings(cell):
@@ -322,11 +322,11 @@ def _learner_cells(nb: Any, course: _CourseNotebook) -> dict[str, list[str]]:
             labelled.append((current if current in course.solution_cells else None, cell.source))
     if labelled and all(label is None for label, _ in labelled):
         order = [label for label in course.exercises for _ in course.solution_cells.get(label, [])]
-        labelled = list(zip(order, (source for _, source in labelled), strict=False))
+        labelled = [(label, source) for label, (_, source) in zip(order, labelled, strict=False)]
     by_label: dict[str, list[str]] = {}
-    for label, source in labelled:
-        if label is not None:
-            by_label.setdefault(label, []).append(source)
+    for exercise, source in labelled:
+        if exercise is not None:
+            by_label.setdefault(exercise, []).append(source)
     return by_label
 
 
@@ -338,16 +338,16 @@ def _own_names(course: _CourseNotebook, label: str) -> set[str]:
 
 def _graded_notebook(
     course: _CourseNotebook, learner: dict[str, list[str]]
-) -> tuple[Any, dict[str, str], dict[int, int]]:
+) -> tuple[Any, dict[str, Screening], dict[int, int]]:
     """The course notebook with the learner's cells and the grader's seal cells.
 
-    Returns the notebook, the rejection reason per exercise label, and, for each check cell's
+    Returns the notebook, the screening of each rejected learner cell by exercise, and, for each check cell's
     index in the course notebook, its index in the graded notebook.
     """
     import nbformat
 
     nb = copy.deepcopy(course.nb)
-    rejected: dict[str, str] = {}
+    rejected: dict[str, Screening] = {}
     for label, indices in course.solution_cells.items():
         sources = learner.get(label, [])
         if len(sources) > len(indices) or (sources and len(sources) < len(indices)):
@@ -359,9 +359,9 @@ def _graded_notebook(
             if slot >= len(sources):
                 cell.source = stub
                 continue
-            problems = screen_solution(sources[slot], course.names, own)
-            if problems:
-                rejected[label] = "the answer cell was not run: " + "; ".join(problems[:3])
+            verdict = screen_solution(sources[slot], course.names, own)
+            if verdict.problems:
+                rejected[label] = verdict
                 cell.source = stub
             else:
                 cell.source = sources[slot]
@@ -398,7 +398,11 @@ class _Run:
 
 
 def _execute(nb: Any, workdir: Path, env: dict[str, str], timeout_s: float) -> _Run:
-    """Execute ``nb`` in place, cell by cell, within ``timeout_s`` seconds in all."""
+    """Execute ``nb`` in place, cell by cell, within ``timeout_s`` seconds in all.
+
+    The kernel runs in ``workdir``; its own output (warnings, a crash's last words) goes to
+    ``workdir/kernel.log``, not to the grader's terminal.
+    """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -413,8 +417,9 @@ def _execute(nb: Any, workdir: Path, env: dict[str, str], timeout_s: float) -> _
     executed: set[int] = set()
     deadline = time.monotonic() + timeout_s
     current: int | None = None
+    kernel_log = workdir / "kernel.log"
     try:
-        with client.setup_kernel(env=env):
+        with kernel_log.open("wb") as sink, client.setup_kernel(env=env, stdout=sink, stderr=sink):
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
@@ -426,9 +431,17 @@ def _execute(nb: Any, workdir: Path, env: dict[str, str], timeout_s: float) -> _
                 executed.add(index)
                 client.execute_cell(cell, index)
     except CellTimeoutError:
-        return _Run("timed out", executed, current, f"a cell was still running after {timeout_s:g} s")
-    except DeadKernelError as err:
-        return _Run("kernel died", executed, current, str(err).strip()[:200])
+        return _Run(
+            "timed out", executed, current, f"a cell was still running after {timeout_s:g} s"
+        )
+    except DeadKernelError:
+        said = (
+            kernel_log.read_text("utf-8", "replace").strip().splitlines()
+            if kernel_log.exists()
+            else []
+        )
+        last = f": {said[-1][:200]}" if said else ""
+        return _Run("kernel died", executed, current, f"the kernel died{last}")
     return _Run(None, executed, None)
 
 
@@ -474,7 +487,9 @@ def _grade_check_cell(
     """Each label's grade from one executed check cell's sealed log lines."""
     wanted = Counter(labels)
     if record is None:
-        return {label: ExerciseGrade(label, "not run", "the check was not sealed") for label in wanted}
+        return {
+            label: ExerciseGrade(label, "not run", "the check was not sealed") for label in wanted
+        }
     results: dict[str, list[dict[str, Any]]] = {label: [] for label in wanted}
     for line in record["lines"]:
         try:
@@ -520,8 +535,9 @@ def grade_notebook(
     start = time.perf_counter()
     graded, rejected, where = _graded_notebook(course, _learner_cells(nb, course))
     token = secrets.token_bytes(32)
-    with tempfile.TemporaryDirectory(prefix="aurora-grade-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="aurora-grade-", ignore_cleanup_errors=True) as tmp:
         work = Path(tmp)
+        (work / "tmp").mkdir()
         token_file = work / "token"
         token_file.write_bytes(token)
         token_file.chmod(0o600)
@@ -531,6 +547,7 @@ def grade_notebook(
             CHECKS_ENV_VAR: "report",
             LOG_ENV_VAR: str(work / "grade-log.jsonl"),
             TOKEN_ENV_VAR: str(token_file),
+            "TMPDIR": str(work / "tmp"),  # whatever the notebook leaves there goes too
         }
         run = _execute(graded, work, env, timeout_s)
     setup_error = _cell_error(graded.cells[0])
@@ -548,6 +565,9 @@ def grade_notebook(
     )
     if not tampered and run.failure is None and -1 not in records:
         tampered = "the grader's final check did not run"
+    attempts = [f"{label}: {v.attempts[0]}" for label, v in rejected.items() if v.tampering]
+    if not tampered and attempts:
+        tampered = "an answer cell reaches for the checking code (" + "; ".join(attempts) + ")"
     if tampered:
         result.status, result.detail = "tampered", f"nothing scores: {tampered}"
         result.exercises = [ExerciseGrade(label, "wrong", tampered) for label in course.exercises]
@@ -569,7 +589,8 @@ def grade_notebook(
             grades[label] = _combine(grades.get(label), grade)
     for label in course.exercises:
         if label in rejected:
-            grade = ExerciseGrade(label, "wrong", rejected[label])
+            reasons = "; ".join(rejected[label].problems[:3])
+            grade = ExerciseGrade(label, "wrong", f"the answer cell was not run: {reasons}")
         else:
             grade = grades.get(label) or ExerciseGrade(label, "not run", "no check cell names it")
         result.exercises.append(grade)
@@ -614,7 +635,9 @@ def grade(
     for position, path in enumerate(submissions, start=1):
         nb, problem = _read_submission(path)
         if nb is None:
-            grades.submissions.append(SubmissionGrade(str(path), "unreadable", detail=problem or ""))
+            grades.submissions.append(
+                SubmissionGrade(str(path), "unreadable", detail=problem or "")
+            )
         elif (number := _which_course_notebook(path, nb, course_paths)) is None:
             grades.submissions.append(
                 SubmissionGrade(
