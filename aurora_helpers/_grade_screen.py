@@ -10,6 +10,7 @@ only (Python's ``ast``); it never runs it. Each problem is one sentence naming t
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -57,8 +58,18 @@ CHECKING_NAMES = frozenset(
         "Case", "differences", "assert_matches", "expect_error", "student",
     }
 )  # fmt: skip
-#: Names the course's cells rely on whatever the notebook binds.
-ALWAYS_PROTECTED = frozenset({"ah", "aurora_helpers", "get_ipython", "display", "In", "Out"})
+#: Names the course's cells rely on whatever the notebook binds: the helpers, IPython's, and
+#: every built-in (a learner's ``sum = ...`` would change what a check cell computes).
+ALWAYS_PROTECTED = frozenset(
+    {"ah", "aurora_helpers", "get_ipython", "display", "In", "Out", *dir(builtins)}
+)
+#: Attributes that read or write files or the environment (NumPy's ``tofile``, ``os.environ``).
+BLOCKED_ATTRIBUTES = frozenset(
+    {
+        "tofile", "fromfile", "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",
+        "genfromtxt", "fromregex", "memmap", "DataSource", "environ", "system", "popen",
+    }
+)  # fmt: skip
 #: The names under which the helpers are imported in notebooks.
 HELPER_ALIASES = frozenset({"ah", "aurora_helpers"})
 
@@ -247,6 +258,10 @@ class _Screen(ast.NodeVisitor):
             self.problem(
                 node, f"`.{node.attr}`: a solution may not use private or special attributes"
             )
+        elif node.attr in BLOCKED_ATTRIBUTES:
+            self.problem(
+                node, f"`.{node.attr}`: a solution may not read or write files or the environment"
+            )
         elif (
             isinstance(node.value, ast.Name)
             and node.value.id in HELPER_ALIASES
@@ -304,7 +319,7 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
                     screen.problem(
                         node,
                         f"`{description}` rebinds `{bound}`, which the course's cells use",
-                        tampering=True,
+                        tampering=bound in HELPER_ALIASES,
                     )
                 elif bound in course.bound and course.bound[bound] != description:
                     screen.problem(
@@ -325,7 +340,7 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
                     screen.problem(
                         node,
                         f"rebinds `{name}`, which the course's cells use; choose another name",
-                        tampering=name in ALWAYS_PROTECTED or name.startswith("_aurora"),
+                        tampering=name in HELPER_ALIASES or name.startswith("_aurora"),
                     )
         elif not (
             isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)

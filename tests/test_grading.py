@@ -339,6 +339,8 @@ COURSE = course_names(
         ("def f(x):\n    global expected\n    expected = x\n    return x", False),
         ("def f(x):\n    np.asarray(x)[0] = 1\n    return x", False),
         ("def f(x):\n    return type('E', (), {})", False),
+        ("sum = len", False),  # a check cell's built-in
+        ("def f(x):\n    np.zeros(3).tofile('/tmp/log')\n    return x", False),
         ("x = (y := 3)", False),
         ("def f(:", False),
     ],
