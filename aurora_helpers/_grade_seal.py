@@ -6,7 +6,7 @@ solution cells in it. It inserts three kinds of cells of its own:
 * first, ``_aurora_grade_seal = make_seal()``: reads the run's secret token from the file named by
   ``$AURORA_GRADE_TOKEN``, deletes that file, removes the variable from the environment, and
   remembers the checking code as it is now (:func:`snapshot`);
-* after every course check cell, ``_aurora_grade_seal(index)``: reads the grade-log lines written
+* after every course code cell, ``_aurora_grade_seal(index)``: reads the grade-log lines written
   since the previous seal, notes whether the checking code is still the original and whether the
   log's earlier lines are unchanged, and displays that record with an HMAC of it under
   :data:`SEAL_MIME`;

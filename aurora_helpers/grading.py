@@ -18,7 +18,7 @@ How a submission is graded:
    cells, in a fresh kernel, in a temporary folder, under a time limit, with
    ``AURORA_CHECKS=report`` (a wrong answer is reported, not raised, so every exercise gets a
    status) and ``AURORA_GRADE_LOG`` (each ``ah.check`` call appends a JSON line).
-5. The grader's own cells seal the log (:mod:`aurora_helpers._grade_seal`): after every check cell
+5. The grader's own cells seal the log (:mod:`aurora_helpers._grade_seal`): after every code cell
    they display the new log lines with an HMAC under a per-run secret, and whether the checking
    code is still the original. Only sealed lines count.
 
@@ -341,8 +341,8 @@ def _graded_notebook(
 ) -> tuple[Any, dict[str, Screening], dict[int, int]]:
     """The course notebook with the learner's cells and the grader's seal cells.
 
-    Returns the notebook, the screening of each rejected learner cell by exercise, and, for each check cell's
-    index in the course notebook, its index in the graded notebook.
+    Returns the notebook, the screening of each rejected learner cell by exercise, and, for each
+    code cell's index in the course notebook, its index in the graded notebook.
     """
     import nbformat
 
@@ -371,7 +371,7 @@ def _graded_notebook(
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         cells.append(cell)
-        if index in course.check_cells:
+        if cell.cell_type == "code":  # sealed after every code cell: each line has its cell
             where[index] = len(cells) - 1
             seal = nbformat.v4.new_code_cell(
                 _SEAL_CALL.format(index=index), metadata={"tags": [_GRADER_TAG]}
@@ -574,6 +574,9 @@ def grade_notebook(
         result.seconds = time.perf_counter() - start
         return result
     grades: dict[str, ExerciseGrade] = {}
+    for label, indices in course.solution_cells.items():
+        if any(records.get(i, {}).get("lines") for i in indices):
+            grades[label] = ExerciseGrade(label, "wrong", "the answer cell wrote to the grade log")
     for index, labels in course.check_cells.items():
         at = where[index]
         if at not in run.executed:

@@ -224,14 +224,21 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
         f"        log.write('{FORGED_LINE}\\n')\n"
         "    return x\n"
     )
-    _write(tmp_path / "forged" / "90_synthetic.ipynb", _with(course, "90.1", forge))
+    forged_nb = _with(course, "90.1", forge)
+    top_level = (  # a forged line written by the answer cell itself, not during a check
+        "import os\n"
+        'line = \'{"exercise": "90.2", "status": "solved", "detail": ""}\\n\'\n'
+        "total = 0 * open(os.environ['AURORA_GRADE_LOG'], 'a').write(line)\n"
+    )
+    _write(tmp_path / "forged" / "90_synthetic.ipynb", _with(forged_nb, "90.2", top_level))
     grades = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2)
     by = {Path(s.submission).parent.name: s for s in grades.submissions}
     assert by["patched"].status == "tampered" and by["patched"].solved == 0
     assert "replaced" in by["patched"].detail
     forged = {e.exercise: e for e in by["forged"].exercises}
     assert forged["90.1"].status == "wrong" and "no check" in forged["90.1"].detail
-    assert forged["90.2"].status == "solved"  # the rest of the notebook is still graded
+    assert forged["90.2"].status == "wrong" and "answer cell wrote" in forged["90.2"].detail
+    assert forged["90.3"].status == "solved"  # the rest of the notebook is still graded
 
 
 def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
