@@ -58,7 +58,7 @@ from ._display import text_table
 from ._grade_screen import CourseNames, Screening, course_names, screen_solution
 from ._grade_seal import LOG_ENV_VAR, SEAL_MIME, TOKEN_ENV_VAR, sign
 from .course import find_notebooks
-from .student import SolutionCellError, is_solution, stub_source
+from .student import is_solution, stub_source
 
 #: Seconds one submission may run, all cells together, unless ``--timeout`` says otherwise.
 DEFAULT_TIMEOUT_S = 300.0
@@ -678,7 +678,6 @@ __all__ = [
     "ClassGrades",
     "ExerciseGrade",
     "GradingError",
-    "SolutionCellError",
     "SubmissionGrade",
     "find_course",
     "find_submissions",
