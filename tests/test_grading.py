@@ -202,7 +202,8 @@ def test_submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class):
 def test_checking_code_replaced_past_the_screen_voids_the_submission(
     course_dir, tmp_path, monkeypatch
 ):
-    """Defence in depth: with the static screen switched off, the seal still catches tampering."""
+    """Defence in depth: with the static screen switched off, the seal still catches tampering;
+    a kernel that dies is reported and the class goes on."""
     monkeypatch.setattr(
         grading, "screen_solution", lambda *a, **k: grading.Screening(), raising=True
     )
@@ -231,8 +232,14 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
         "total = 0 * open(os.environ['AURORA_GRADE_LOG'], 'a').write(line)\n"
     )
     _write(tmp_path / "forged" / "90_synthetic.ipynb", _with(forged_nb, "90.2", top_level))
+    crash = "import os\ndef double(x):\n    os._exit(3)"  # the kernel process ends mid-check
+    _write(tmp_path / "crash" / "90_synthetic.ipynb", _with(course, "90.1", crash))
     grades = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2)
     by = {Path(s.submission).parent.name: s for s in grades.submissions}
+    assert by["crash"].status == "kernel died" and by["crash"].solved == 0
+    assert {e.exercise: e.status for e in by["crash"].exercises} == {
+        "90.1": "wrong", "90.2": "not run", "90.3": "not run"
+    }  # fmt: skip
     assert by["patched"].status == "tampered" and by["patched"].solved == 0
     assert "replaced" in by["patched"].detail
     forged = {e.exercise: e for e in by["forged"].exercises}
