@@ -64,10 +64,11 @@ ALWAYS_PROTECTED = frozenset(
     {"ah", "aurora_helpers", "get_ipython", "display", "In", "Out", *dir(builtins)}
 )
 #: Attributes that read or write files or the environment (NumPy's ``tofile``, ``os.environ``).
+#: Not ``load``: Pallas kernels use ``pl.load``.
 BLOCKED_ATTRIBUTES = frozenset(
     {
-        "tofile", "fromfile", "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",
-        "genfromtxt", "fromregex", "memmap", "DataSource", "environ", "system", "popen",
+        "tofile", "fromfile", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
+        "fromregex", "memmap", "DataSource", "environ", "system", "popen",
     }
 )  # fmt: skip
 #: The names under which the helpers are imported in notebooks.

@@ -374,5 +374,7 @@ def test_the_screen_accepts_ordinary_answers():
         "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
         "def f(x, *, n=2):\n    '''Doc.'''\n    out = {}\n    out['a'] = x\n    a, b = 1, 2\n"
         "    return jax.jit(lambda y: y * n)(x) + a + b\n\nf_value: int = 3\n"
+        "from jax.experimental import pallas as pl\n\n"
+        "def kernel(x_ref, o_ref):\n    o_ref[...] = pl.load(x_ref, (slice(None),)) * 2\n"
     )
-    assert screen_solution(ok, COURSE, {"f", "f_value"}).problems == []
+    assert screen_solution(ok, COURSE, {"f", "f_value", "kernel"}).problems == []
