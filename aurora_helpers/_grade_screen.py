@@ -297,6 +297,9 @@ class _Screen(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+_KINDS = {"Expr": "an expression (a call, a print)", "AugAssign": "an augmented assignment"}
+
+
 def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) -> Screening:
     """Why ``source`` may not stand in for a course solution cell (no problems: it may).
 
@@ -349,7 +352,8 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
             screen.problem(
                 node,
                 f"a solution cell may hold only imports, function definitions and assignments to "
-                f"names, found {type(node).__name__}",
+                f"names, found {_KINDS.get(type(node).__name__, type(node).__name__)}; move it "
+                f"to a cell of its own",
             )
     screen.visit(tree)
     return screen.verdict
