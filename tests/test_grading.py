@@ -83,14 +83,14 @@ def _hashes(folder: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def course_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("course")
     _write(folder / "90_synthetic.ipynb", _course_notebook())
     return folder
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def graded_class(course_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One `aurora grade` run over a class folder; the grades by submission folder name."""
     room = tmp_path_factory.mktemp("class")
@@ -146,7 +146,7 @@ def _statuses(submission: dict) -> dict[str, str]:
     return {e["exercise"]: e["status"] for e in submission["exercises"]}
 
 
-def test_solutions_score_every_exercise_and_student_copies_none(graded_class):
+def _solutions_score_every_exercise_and_student_copies_none(graded_class: dict) -> None:
     assert graded_class["code"] == 0
     by = graded_class["by"]
     assert _statuses(by["solved"]) == dict.fromkeys(SOLUTIONS, "solved")
@@ -154,7 +154,7 @@ def test_solutions_score_every_exercise_and_student_copies_none(graded_class):
     assert by["solved"]["status"] == by["student"]["status"] == "graded"
 
 
-def test_one_exercise_solved_scores_exactly_that_one(graded_class):
+def _one_exercise_solved_scores_exactly_that_one(graded_class: dict) -> None:
     by = graded_class["by"]
     assert _statuses(by["one"]) == {
         "90.1": "not solved yet",
@@ -165,12 +165,12 @@ def test_one_exercise_solved_scores_exactly_that_one(graded_class):
     assert _statuses(by["renamed"])["90.3"] == "solved" and by["renamed"]["solved"] == 1
 
 
-def test_a_wrong_answer_carries_the_checks_message(graded_class):
+def _a_wrong_answer_carries_the_checks_message(graded_class: dict) -> None:
     (wrong,) = [e for e in graded_class["by"]["wrong"]["exercises"] if e["exercise"] == "90.1"]
     assert wrong["status"] == "wrong" and "Hint: twice" in wrong["detail"]
 
 
-def test_an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class):
+def _an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class: dict) -> None:
     by = graded_class["by"]
     assert _statuses(by["printed"])["90.1"] == "not solved yet"  # the course's check ran
     patched = by["patched"]
@@ -178,7 +178,7 @@ def test_an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class):
     assert "ah.check" in patched["detail"]
 
 
-def test_unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class):
+def _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class: dict) -> None:
     by = graded_class["by"]
     assert by["broken/garbage.ipynb"]["status"] == "unreadable"
     assert "not JSON" in by["broken/garbage.ipynb"]["detail"]
@@ -188,7 +188,7 @@ def test_unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_
     assert len(graded_class["json"]["submissions"]) == 10
 
 
-def test_submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class):
+def _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class: dict) -> None:
     assert graded_class["unchanged"]
     rows = list(csv.DictReader(io.StringIO(graded_class["csv"])))
     assert len(rows) == 7 * 3 + 3  # seven graded notebooks x three exercises, three unread files
@@ -197,6 +197,16 @@ def test_submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class):
         ("solved", "90.1"), ("solved", "90.2"), ("solved", "90.3"), ("one", "90.2"),
         ("renamed", "90.3"),
     }  # fmt: skip
+
+
+def test_a_class_is_graded_by_the_courses_own_cells(graded_class):
+    """One grading run over a class (one test, so parallel workers do not grade it twice)."""
+    _solutions_score_every_exercise_and_student_copies_none(graded_class)
+    _one_exercise_solved_scores_exactly_that_one(graded_class)
+    _a_wrong_answer_carries_the_checks_message(graded_class)
+    _an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class)
+    _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class)
+    _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class)
 
 
 def test_checking_code_replaced_past_the_screen_voids_the_submission(
