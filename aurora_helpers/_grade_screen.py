@@ -51,6 +51,16 @@ TAMPERING_BUILTINS = frozenset(
 )
 #: Imports that reach the interpreter's internals: using one is tampering.
 TAMPERING_IMPORTS = frozenset({"builtins", "ctypes", "gc", "importlib", "inspect", "sys"})
+#: Methods that change their object in place (lists, dicts, sets, NumPy arrays). Called on a
+#: value one of the course's cells made (not an imported module), they could change what a check
+#: compares.
+MUTATING_METHODS = frozenset(
+    {
+        "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update", "setdefault",
+        "sort", "reverse", "add", "discard", "fill", "put", "resize", "setflags", "itemset",
+        "partition", "byteswap",
+    }
+)  # fmt: skip
 #: Public names of the helpers that do the checking; a solution has no use for them.
 CHECKING_NAMES = frozenset(
     {
@@ -196,9 +206,10 @@ def _root_name(node: ast.expr) -> str | None:
 class _Screen(ast.NodeVisitor):
     """Walks a solution cell, collecting problems; tracks the enclosing function's locals."""
 
-    def __init__(self, allowed_imports: frozenset[str]) -> None:
+    def __init__(self, allowed_imports: frozenset[str], course: CourseNames) -> None:
         self.verdict = Screening()
         self.allowed_imports = allowed_imports
+        self.course = course
         self.locals: list[set[str]] = []
 
     def problem(self, node: ast.AST, text: str, *, tampering: bool = False) -> None:
@@ -294,6 +305,14 @@ class _Screen(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id == "type" and len(node.args) != 1:
             self.problem(node, "`type(...)` with more than one argument creates a class")
+        if isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+            root = _root_name(node.func.value)
+            mine = bool(self.locals) and root in self.locals[-1]
+            if root is not None and self.course.bound.get(root) == "" and not mine:
+                self.problem(
+                    node,
+                    f"`{root}....{node.func.attr}(...)` changes a value the course's cells made",
+                )
         self.generic_visit(node)
 
 
@@ -312,7 +331,7 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
         tree = ast.parse(source)
     except SyntaxError as err:
         return Screening([f"line {err.lineno}: not valid Python ({err.msg})"])
-    screen = _Screen(BASE_IMPORTS | (course.imports - BLOCKED_IMPORTS) | {"aurora_helpers"})
+    screen = _Screen(BASE_IMPORTS | (course.imports - BLOCKED_IMPORTS) | {"aurora_helpers"}, course)
     own = set(own_names)
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):

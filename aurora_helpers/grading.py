@@ -27,11 +27,13 @@ accident or by a simple trick: editing a check cell to print a pass (ignored: th
 cells run), pasting a fake ``ah.check`` into an answer cell (rejected by the screen; if it got
 through, the seal sees the changed code and nothing in the submission scores), or appending
 "solved" lines to the log (the per-run token is read from a file the grader deletes before any
-learner code runs, and a check cell whose log holds more lines than its checks write scores
-"wrong"). The grader does not defend against a determined attacker: learner code runs with the
-kernel's full rights, and a static screen of Python cannot be complete (for instance, a function
-that mutates an object the check later compares, or one that finds the token in memory through a
-path the screen missed). Grade untrusted work in a disposable container or account, as you would
+learner code runs; the token signs the seal records, not the log lines, so the log lines are
+attributed to the cell during which they appeared: lines written by an answer cell, or more lines
+than a check cell's checks write, score "wrong"). The grader does not defend against a determined
+attacker: learner code runs with the kernel's full rights, and a static screen of Python cannot
+be complete (it rejects changing a course value in place by its name, not through an alias; a
+thread started by a learner's function could still write after a check; the token sits in the
+kernel's memory, out of the screen's reach but not of every trick). Grade untrusted work in a disposable container or account, as you would
 run any untrusted code.
 """
 

@@ -364,6 +364,7 @@ COURSE = course_names(
         ("def f(x):\n    np.asarray(x)[0] = 1\n    return x", False),
         ("def f(x):\n    return type('E', (), {})", False),
         ("sum = len", False),  # a check cell's built-in
+        ("def f(x):\n    expected.clear()\n    return x", False),  # a course value, in place
         ("def f(x):\n    np.zeros(3).tofile('/tmp/log')\n    return x", False),
         ("x = (y := 3)", False),
         ("def f(:", False),
@@ -383,6 +384,7 @@ def test_the_screen_accepts_ordinary_answers():
     ok = (
         "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
         "def f(x, *, n=2):\n    '''Doc.'''\n    out = {}\n    out['a'] = x\n    a, b = 1, 2\n"
+        "    out.update(b=1)\n    np.sort(x).sort()\n    jax.config.update('jax_enable_x64', False)\n"
         "    return jax.jit(lambda y: y * n)(x) + a + b\n\nf_value: int = 3\n"
         "from jax.experimental import pallas as pl\n\n"
         "def kernel(x_ref, o_ref):\n    o_ref[...] = pl.load(x_ref, (slice(None),)) * 2\n"
