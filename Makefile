@@ -32,6 +32,7 @@ help:
 	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
 	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make test-site   the course website (and make lab) in headless Chromium"
+	@echo "make test-grade  aurora grade on every notebook's solutions (each must score every exercise)"
 	@echo "make lab         JupyterLab on notebooks/"
 	@echo "make schedule    SCHEDULE.md from the notebooks' time lines; make quickref: build/quickref.{html,pdf}"
 	@echo "make lint | format | sync | student | clean"
@@ -65,6 +66,11 @@ test-oldest: $(OLD_STAMP)
 
 test-gpu:
 	scripts/test-gpu
+
+# aurora grade on every course notebook: its solutions must score every exercise.
+.PHONY: test-grade
+test-grade: setup
+	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k every_course_notebook
 
 # The PyTorch side of `aurora bench --compare torch`, in its own environment: PyTorch's CPU build
 # on Python 3.11 (TORCH_PYTHON), with the versions pinned in ci/torch.txt.

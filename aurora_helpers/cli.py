@@ -1,4 +1,5 @@
-"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student`` and ``retarget``."""
+"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student``, ``grade``, ``retarget``,
+``schedule`` and ``quickref``."""
 
 from __future__ import annotations
 
@@ -163,6 +164,25 @@ def _cmd_quickref(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_grade(args: argparse.Namespace) -> int:
+    from .grading import grade, print_progress, write_report
+
+    grades = grade(
+        args.paths,
+        notebooks_dir=args.notebooks,
+        devices=args.devices,
+        timeout_s=args.timeout,
+        progress=print_progress,
+    )
+    if args.json:
+        write_report(grades.to_json(), args.json)
+    if args.csv:
+        write_report(grades.to_csv(), args.csv)
+    if "-" not in (args.json, args.csv):
+        print(grades.table())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aurora", description="Project Aurora course tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -289,6 +309,25 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--out", type=Path, default=DEFAULT_BUILD, help="output folder")
     q.add_argument("--no-pdf", action="store_true", help="write the HTML only (no Chromium)")
     q.set_defaults(func=_cmd_quickref)
+
+    g = sub.add_parser(
+        "grade",
+        help="grade learners' notebooks: their answer cells, run in the course's own notebooks",
+    )
+    g.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="notebooks or folders")
+    g.add_argument(
+        "--devices", type=int, default=None, help="simulated CPU devices (as for aurora run)"
+    )
+    g.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook")
+    g.add_argument("--json", metavar="FILE", help="write the grades as JSON (- for stdout)")
+    g.add_argument("--csv", metavar="FILE", help="one row per notebook and exercise (- for stdout)")
+    g.add_argument(
+        "--notebooks",
+        type=Path,
+        default=None,
+        help="the course's notebooks folder (default ./notebooks, else the installed course's)",
+    )
+    g.set_defaults(func=_cmd_grade)
     return parser
 
 

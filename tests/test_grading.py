@@ -1,0 +1,392 @@
+"""``aurora grade``: answers run in the course's own notebook, only genuine checks count.
+
+Most cases grade a tiny synthetic course notebook (``90_synthetic``, two simulated devices), one
+kernel per submission; notebook 00 shows the real course; every real notebook is graded by
+``make test-grade`` (``AURORA_GRADE_ALL=1``).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from aurora_helpers import grading
+from aurora_helpers._grade_screen import course_names, screen_solution
+from aurora_helpers.cli import main
+from aurora_helpers.course import find_notebooks
+from aurora_helpers.student import is_solution, make_student_notebook, stub_source
+
+from .conftest import NOTEBOOKS
+
+SOLUTIONS = {
+    "90.1": 'def double(x):\n    """Twice x."""\n    return 2 * x',
+    "90.2": "total = int(jnp.arange(5).sum())",
+    "90.3": 'def halve(x):\n    """Half of x."""\n    return x / 2',
+}
+CHECKS = {
+    "90.1": 'ah.check("90.1", double, args=(3,), expected=6, '
+    'cases=[ah.Case(args=(0,), expected=0, label="x = 0"), '
+    'ah.Case(args=(-4,), expected=-8, label="x = -4")], hint="twice")',
+    "90.2": 'ah.check("90.2", total, expected=10)',
+    "90.3": 'ah.check("90.3", halve, args=(5.0,), expected=2.5)',
+}
+FORGED_LINE = '{"exercise": "90.1", "status": "solved", "detail": ""}'
+
+
+def _course_notebook() -> nbformat.NotebookNode:
+    """A small course notebook with three exercises, as the course writes them."""
+    v4 = nbformat.v4
+    cells = [
+        v4.new_markdown_cell("# 90 · Synthetic"),
+        v4.new_code_cell("import aurora_helpers as ah\n\nsetup = ah.setup_notebook()\nsetup"),
+        v4.new_code_cell("import jax.numpy as jnp"),
+    ]
+    for label, solution in SOLUTIONS.items():
+        cells += [
+            v4.new_markdown_cell(f"### Exercise {label}: a task\n\nDo it."),
+            v4.new_code_cell(solution, metadata={"tags": ["solution"]}),
+            v4.new_code_cell(CHECKS[label]),
+        ]
+    return v4.new_notebook(cells=cells)
+
+
+def _with(nb: nbformat.NotebookNode, label: str, source: str) -> nbformat.NotebookNode:
+    """``nb`` with the solution cell under ``### Exercise <label>`` replaced by ``source``."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    current = None
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "### Exercise" in cell.source:
+            current = cell.source.split()[2].rstrip(":")
+        if is_solution(cell) and current == label:
+            cell.source = source
+    return nb
+
+
+def _write(path: Path, nb: nbformat.NotebookNode) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def course_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("course")
+    _write(folder / "90_synthetic.ipynb", _course_notebook())
+    return folder
+
+
+@pytest.fixture
+def graded_class(course_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One `aurora grade` run over a class folder; the grades by submission folder name."""
+    room = tmp_path_factory.mktemp("class")
+    course = _course_notebook()
+    student = make_student_notebook(course)
+    _write(room / "solved" / "90_synthetic.ipynb", course)
+    _write(room / "student" / "90_synthetic.ipynb", student)
+    _write(room / "one" / "90_synthetic.ipynb", _with(student, "90.2", SOLUTIONS["90.2"]))
+    printed = make_student_notebook(course)
+    for cell in printed.cells:
+        if cell.source.startswith('ah.check("90.1"'):
+            cell.source = 'print("✅ Exercise 90.1: solved.")'
+            cell.outputs = [nbformat.v4.new_output("stream", text="✅ Exercise 90.1: solved.\n")]
+    _write(room / "printed" / "90_synthetic.ipynb", printed)
+    patched = "import aurora_helpers as ah\n\n" + "ah.check = lambda *a, **k: None\n"
+    _write(room / "patched" / "90_synthetic.ipynb", _with(course, "90.1", patched))
+    _write(
+        room / "wrong" / "90_synthetic.ipynb",
+        _with(student, "90.1", "def double(x):\n    return x + 3"),
+    )
+    renamed = _with(student, "90.3", SOLUTIONS["90.3"])
+    for cell in renamed.cells:  # no headings left: the answers are matched in order
+        if cell.cell_type == "markdown":
+            cell.source = "Some notes."
+    _write(room / "renamed" / "homework_90_synthetic.ipynb", renamed)
+    (room / "broken").mkdir()
+    (room / "broken" / "garbage.ipynb").write_bytes(b"\x00\xffnot a notebook")
+    (room / "broken" / "data.ipynb").write_text('{"a": 1}')
+    _write(room / "broken" / "foreign.ipynb", nbformat.v4.new_notebook())
+    _write(room / ".ipynb_checkpoints" / "90_synthetic-checkpoint.ipynb", course)
+    before = _hashes(room)
+    out_json, out_csv = room.parent / "grades.json", room.parent / "grades.csv"
+    options = ["--notebooks", str(course_dir), "--devices", "2"]
+    code = main(["grade", str(room), *options, "--json", str(out_json), "--csv", str(out_csv)])
+    data = json.loads(out_json.read_text())
+    by_name = {
+        Path(s["submission"]).parent.name + "/" + Path(s["submission"]).name: s
+        for s in data["submissions"]
+    }
+    return {
+        "code": code,
+        "json": data,
+        "csv": out_csv.read_text(),
+        "unchanged": before == _hashes(room),
+        "by": {
+            name.split("/")[0] if not name.startswith("broken") else name: s
+            for name, s in by_name.items()
+        },
+    }
+
+
+def _statuses(submission: dict) -> dict[str, str]:
+    return {e["exercise"]: e["status"] for e in submission["exercises"]}
+
+
+def _solutions_score_every_exercise_and_student_copies_none(graded_class: dict) -> None:
+    assert graded_class["code"] == 0
+    by = graded_class["by"]
+    assert _statuses(by["solved"]) == dict.fromkeys(SOLUTIONS, "solved")
+    assert _statuses(by["student"]) == dict.fromkeys(SOLUTIONS, "not solved yet")
+    assert by["solved"]["status"] == by["student"]["status"] == "graded"
+
+
+def _one_exercise_solved_scores_exactly_that_one(graded_class: dict) -> None:
+    by = graded_class["by"]
+    assert _statuses(by["one"]) == {
+        "90.1": "not solved yet",
+        "90.2": "solved",
+        "90.3": "not solved yet",
+    }
+    # Without headings the answer cells are matched in order.
+    assert _statuses(by["renamed"])["90.3"] == "solved" and by["renamed"]["solved"] == 1
+
+
+def _a_wrong_answer_carries_the_checks_message(graded_class: dict) -> None:
+    (wrong,) = [e for e in graded_class["by"]["wrong"]["exercises"] if e["exercise"] == "90.1"]
+    assert wrong["status"] == "wrong" and "Hint: twice" in wrong["detail"]
+
+
+def _an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class: dict) -> None:
+    by = graded_class["by"]
+    assert _statuses(by["printed"])["90.1"] == "not solved yet"  # the course's check ran
+    patched = by["patched"]
+    assert patched["status"] == "tampered" and patched["solved"] == 0
+    assert "ah.check" in patched["detail"]
+
+
+def _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class: dict) -> None:
+    by = graded_class["by"]
+    assert by["broken/garbage.ipynb"]["status"] == "unreadable"
+    assert "not JSON" in by["broken/garbage.ipynb"]["detail"]
+    assert by["broken/data.ipynb"]["status"] == "unreadable"
+    assert by["broken/foreign.ipynb"]["status"] == "not a course notebook"
+    assert not any("checkpoint" in s["submission"] for s in graded_class["json"]["submissions"])
+    assert len(graded_class["json"]["submissions"]) == 10
+
+
+def _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class: dict) -> None:
+    assert graded_class["unchanged"]
+    rows = list(csv.DictReader(io.StringIO(graded_class["csv"])))
+    assert len(rows) == 7 * 3 + 3  # seven graded notebooks x three exercises, three unread files
+    solved = [r for r in rows if r["status"] == "solved"]
+    assert {(Path(r["submission"]).parent.name, r["exercise"]) for r in solved} == {
+        ("solved", "90.1"), ("solved", "90.2"), ("solved", "90.3"), ("one", "90.2"),
+        ("renamed", "90.3"),
+    }  # fmt: skip
+
+
+def test_a_class_is_graded_by_the_courses_own_cells(graded_class):
+    """One grading run over a class (one test, so parallel workers do not grade it twice)."""
+    _solutions_score_every_exercise_and_student_copies_none(graded_class)
+    _one_exercise_solved_scores_exactly_that_one(graded_class)
+    _a_wrong_answer_carries_the_checks_message(graded_class)
+    _an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class)
+    _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class)
+    _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class)
+
+
+def test_checking_code_replaced_past_the_screen_voids_the_submission(
+    course_dir, tmp_path, monkeypatch
+):
+    """Defence in depth: with the static screen switched off, the seal still catches tampering;
+    a kernel that dies is reported and the class goes on."""
+    monkeypatch.setattr(
+        grading, "screen_solution", lambda *a, **k: grading.Screening(), raising=True
+    )
+    course = _course_notebook()
+    patch = (
+        "import aurora_helpers as ah\nimport aurora_helpers.exercises as ex\n"
+        "real = ex.check\n"
+        "def fake(exercise, *a, **k):\n    return real(exercise, 1, expected=1)\n"
+        "ah.check = ex.check = fake\n" + SOLUTIONS["90.1"]
+    )
+    _write(
+        tmp_path / "patched" / "90_synthetic.ipynb",
+        _with(course, "90.1", "def double(x):\n    return 0\n" + patch),
+    )
+    forge = (
+        "import os\n"
+        "def double(x):\n"
+        f"    with open(os.environ['AURORA_GRADE_LOG'], 'a') as log:\n"
+        f"        log.write('{FORGED_LINE}\\n')\n"
+        "    return x\n"
+    )
+    forged_nb = _with(course, "90.1", forge)
+    top_level = (  # a forged line written by the answer cell itself, not during a check
+        "import os\n"
+        'line = \'{"exercise": "90.2", "status": "solved", "detail": ""}\\n\'\n'
+        "total = 0 * open(os.environ['AURORA_GRADE_LOG'], 'a').write(line)\n"
+    )
+    _write(tmp_path / "forged" / "90_synthetic.ipynb", _with(forged_nb, "90.2", top_level))
+    crash = "import os\ndef double(x):\n    os._exit(3)"  # the kernel process ends mid-check
+    _write(tmp_path / "crash" / "90_synthetic.ipynb", _with(course, "90.1", crash))
+    grades = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2)
+    by = {Path(s.submission).parent.name: s for s in grades.submissions}
+    assert by["crash"].status == "kernel died" and by["crash"].solved == 0
+    assert {e.exercise: e.status for e in by["crash"].exercises} == {
+        "90.1": "wrong", "90.2": "not run", "90.3": "not run"
+    }  # fmt: skip
+    assert by["patched"].status == "tampered" and by["patched"].solved == 0
+    assert "replaced" in by["patched"].detail
+    forged = {e.exercise: e for e in by["forged"].exercises}
+    assert forged["90.1"].status == "wrong" and "no check" in forged["90.1"].detail
+    assert forged["90.2"].status == "wrong" and "answer cell wrote" in forged["90.2"].detail
+    assert forged["90.3"].status == "solved"  # the rest of the notebook is still graded
+
+
+def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
+    hang = "def double(x):\n    while True:\n        pass"
+    _write(tmp_path / "90_synthetic.ipynb", _with(_course_notebook(), "90.1", hang))
+    (result,) = grading.grade(
+        [tmp_path], notebooks_dir=course_dir, devices=2, timeout_s=25
+    ).submissions
+    assert result.status == "timed out" and result.solved == 0
+    statuses = {e.exercise: e.status for e in result.exercises}
+    assert statuses["90.2"] == statuses["90.3"] == "not run"
+    assert statuses["90.1"] in ("wrong", "not run")  # "not run" only if the machine was too slow
+
+
+def test_the_real_notebook_00_solutions_score_and_its_student_copy_does_not(tmp_path):
+    path = NOTEBOOKS / "00_welcome.ipynb"
+    student = tmp_path / "student" / path.name
+    _write(student, make_student_notebook(nbformat.read(path, as_version=4)))
+    grades = grading.grade([path, student], notebooks_dir=NOTEBOOKS, devices=8)
+    solutions, stubs = grades.submissions
+    assert solutions.exercises and solutions.solved == len(solutions.exercises)
+    assert stubs.exercises and {e.status for e in stubs.exercises} == {"not solved yet"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("AURORA_GRADE_ALL"), reason="every notebook: make test-grade"
+)
+@pytest.mark.parametrize("path", find_notebooks(NOTEBOOKS), ids=lambda p: p.stem)
+def test_every_course_notebook_solutions_score_every_exercise(path):
+    (result,) = grading.grade([path], notebooks_dir=NOTEBOOKS, devices=8).submissions
+    assert result.status == "graded", result.detail
+    assert [e for e in result.exercises if e.status != "solved"] == []
+
+
+def test_no_course_notebooks_is_an_error_with_a_hint(tmp_path, capsys):
+    _write(tmp_path / "90_synthetic.ipynb", _course_notebook())
+    assert main(["grade", str(tmp_path), "--notebooks", str(tmp_path / "nowhere")]) != 0
+    assert "--notebooks" in capsys.readouterr().err
+    (tmp_path / "empty-folder").mkdir()
+    with pytest.raises(grading.GradingError, match="no notebooks"):
+        grading.grade([tmp_path / "empty-folder"], notebooks_dir=NOTEBOOKS)
+    # A path that does not exist is one unreadable submission, not the end of the class.
+    (missing,) = grading.grade([tmp_path / "typo.ipynb"], notebooks_dir=NOTEBOOKS).submissions
+    assert missing.status == "unreadable" and "cannot read" in missing.detail
+
+
+def test_json_and_csv_to_standard_output_parse(tmp_path, capsys, course_dir):
+    (tmp_path / "x.ipynb").write_text("{")
+    assert main(["grade", str(tmp_path), "--notebooks", str(course_dir), "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["submissions"][0]["status"] == "unreadable"
+    assert main(["grade", str(tmp_path), "--notebooks", str(course_dir), "--csv", "-"]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert row["submission_status"] == "unreadable" and row["exercise"] == ""
+
+
+# --- The static screen ------------------------------------------------------------------------
+
+
+def test_every_course_solution_and_its_stub_pass_the_screen():
+    for path in find_notebooks(NOTEBOOKS):
+        course = grading._read_course(path)
+        for label, indices in course.solution_cells.items():
+            own = grading._own_names(course, label)
+            for index in indices:
+                source = course.nb.cells[index].source
+                for version in (source, stub_source(source)):
+                    assert screen_solution(version, course.names, own).problems == [], (
+                        path.name,
+                        label,
+                    )
+
+
+COURSE = course_names(
+    ["import aurora_helpers as ah\nimport jax.numpy as jnp\nimport numpy as np\nexpected = 3"],
+    ["def f(x):\n    return x"],
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "tampering"),
+    [
+        ("ah.check = print", True),
+        ("import aurora_helpers.exercises as ex", True),
+        ("from aurora_helpers import check", True),
+        ("def f(x):\n    return ah.check('1', x, x)", True),
+        ("def f(x):\n    setattr(ah, 'check', x)\n    return x", True),
+        ("def f(x):\n    return x.__class__", False),
+        ("def f(x):\n    exec('x = 1')\n    return x", True),
+        ("import sys", True),
+        ("import importlib", True),
+        ("ah = None", True),
+        ("_aurora_grade_seal = print", True),
+        ("def f(x):\n    return globals()", True),
+        ("import os", False),
+        ("import subprocess", False),
+        ("def f(x):\n    return open('/tmp/x').read()", False),
+        ("print('hi')", False),
+        ("for i in range(3):\n    pass", False),
+        ("class F:\n    pass", False),
+        ("expected = 4", False),  # the course's own name
+        ("import numpy as jnp", False),  # rebinds a course name differently
+        ("def f(x):\n    expected_list = [1]\n    return x", False),
+        ("def f(x):\n    global expected\n    expected = x\n    return x", False),
+        ("def f(x):\n    np.asarray(x)[0] = 1\n    return x", False),
+        ("def f(x):\n    return type('E', (), {})", False),
+        ("sum = len", False),  # a check cell's built-in
+        ("def f(x):\n    expected.clear()\n    return x", False),  # a course value, in place
+        ("def f(x):\n    np.zeros(3).tofile('/tmp/log')\n    return x", False),
+        ("x = (y := 3)", False),
+        ("def f(:", False),
+    ],
+)
+def test_the_screen_rejects_what_could_fake_a_pass(source, tampering):
+    verdict = screen_solution(source, COURSE, {"f"})
+    if source == "def f(x):\n    expected_list = [1]\n    return x":
+        assert verdict.problems == []  # a new local name is fine
+        return
+    assert verdict.problems, source
+    assert verdict.tampering == tampering, (source, verdict.problems)
+    assert all(p.startswith("line ") for p in verdict.problems)
+
+
+def test_the_screen_accepts_ordinary_answers():
+    ok = (
+        "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
+        "def f(x, *, n=2):\n    '''Doc.'''\n    out = {}\n    out['a'] = x\n    a, b = 1, 2\n"
+        "    out.update(b=1)\n    np.sort(x).sort()\n    jax.config.update('jax_enable_x64', False)\n"
+        "    return jax.jit(lambda y: y * n)(x) + a + b\n\nf_value: int = 3\n"
+        "from jax.experimental import pallas as pl\n\n"
+        "def kernel(x_ref, o_ref):\n    o_ref[...] = pl.load(x_ref, (slice(None),)) * 2\n"
+    )
+    assert screen_solution(ok, COURSE, {"f", "f_value", "kernel"}).problems == []
