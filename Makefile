@@ -25,7 +25,7 @@ LAB_ARGS ?=
 # nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
 NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: lock wheelhouse test-offline
+.PHONY: lock wheelhouse test-offline memory-report
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site clean
 
 help:
@@ -63,9 +63,14 @@ test: setup lint test-unit test-notebooks
 test-unit: setup
 	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
 
+# Learners share a machine's temporary folder: the notebooks run with TMPDIR set to a fresh
+# folder of their own (pytest's own files go to --basetemp), which must be empty afterwards.
+NB_TMP := $(abspath build/tmp-notebooks)
 test-notebooks: setup
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
-	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
+	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	@scripts/check-leftovers $(NB_TMP)
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
@@ -128,6 +133,9 @@ wheelhouse:
 	scripts/make-wheelhouse $(WHEELHOUSE)
 test-offline:
 	scripts/test-offline $(ONLY)
+# The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
+memory-report: $(RUN_STAMP)
+	$(PY) -m aurora_helpers run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
