@@ -156,7 +156,10 @@ def _lock() -> dict[str, tuple[Version, int]]:
             continue
         match = re.match(r"([A-Za-z0-9_.-]+)==([^ ;\\]+)", first)
         assert match, f"not an exact pin in ci/workshop.lock: {first!r}"
-        pins[match[1].lower().replace("_", "-")] = (Version(match[2]), block.count("--hash=sha256:"))
+        pins[match[1].lower().replace("_", "-")] = (
+            Version(match[2]),
+            block.count("--hash=sha256:"),
+        )
     return pins
 
 
