@@ -209,12 +209,15 @@ def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
                 name,
                 r.status,
                 f"{r.seconds:.1f}",
+                "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
                 r.backend or "?",
                 r.device_count or "?",
                 r.error or "",
             )
         )
-    table = html_table(("notebook", "status", "seconds", "backend", "devices", "error"), rows)
+    table = html_table(
+        ("notebook", "status", "seconds", "peak MiB", "backend", "devices", "error"), rows
+    )
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>Project Aurora: course run</title>"
         "<style>body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:2px 10px}</style>"
