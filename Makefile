@@ -43,6 +43,7 @@ help:
 	@echo "make wheelhouse  download every wheel ci/workshop.lock names into wheelhouse/"
 	@echo "make run OFFLINE=1  set up from wheelhouse/ alone (no network), then run"
 	@echo "make test-offline   wheelhouse, then install and run in a network namespace (root)"
+	@echo "make memory-report  measure every notebook's peak memory into docs/jupyterhub.md"
 	@echo "make lint | format | sync | student | clean"
 
 setup: $(STAMP)

@@ -4,6 +4,7 @@ links, the workshop lock file, and free ports for every local cluster."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -66,7 +67,7 @@ def test_peak_memory_of_nothing_and_bad_interval():
     with peak_memory.PeakMemory(include_root=False) as none:
         time.sleep(0.15)
     assert none.peak_bytes == 0 and none.peak_processes == 0
-    me, count = peak_memory.tree_rss(peak_memory.os.getpid())
+    me, count = peak_memory.tree_rss(os.getpid())
     assert me > 10 * 2**20 and count >= 1
     with pytest.raises(ValueError, match="positive"):
         peak_memory.PeakMemory(interval_s=0)
@@ -200,3 +201,26 @@ def test_every_local_cluster_gets_its_own_free_port():
             sock.bind(("127.0.0.1", port))  # free a moment later too
     source = Path(launcher.__file__).read_text()
     assert "_free_port()" in source and not re.search(r"port\s*=\s*\d{4,5}\b", source)
+
+
+def test_offline_setup_refuses_what_it_cannot_do_offline(tmp_path):
+    """make run OFFLINE=1 without a complete wheelhouse, or for the test tools, stops at once."""
+
+    def make_venv(extras: str, wheelhouse: Path) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "AURORA_WHEELHOUSE": str(wheelhouse)}
+        return subprocess.run(
+            ["scripts/make-venv", str(tmp_path / "venv"), extras],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    (tmp_path / "half").mkdir()  # a download that never finished has no .complete marker
+    missing = make_venv("course", tmp_path / "half")
+    assert missing.returncode == 1 and "run 'make wheelhouse' first" in missing.stderr
+    dev = make_venv("dev", tmp_path / "half")
+    assert dev.returncode == 1 and "not the 'dev' extra" in dev.stderr
+    assert not (tmp_path / "venv").exists()  # nothing was created
