@@ -26,7 +26,7 @@ LAB_ARGS ?=
 NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
 .PHONY: lock wheelhouse test-offline memory-report
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -44,6 +44,7 @@ help:
 	@echo "make run OFFLINE=1  set up from wheelhouse/ alone (no network), then run"
 	@echo "make test-offline   wheelhouse, then install and run in a network namespace (root)"
 	@echo "make memory-report  measure every notebook's peak memory into docs/jupyterhub.md"
+	@echo "make schedule    SCHEDULE.md from the notebooks' time lines; make quickref: build/quickref.{html,pdf}"
 	@echo "make lint | format | sync | student | clean"
 
 setup: $(STAMP)
@@ -69,8 +70,8 @@ test-unit: setup
 NB_TMP := $(abspath build/tmp-notebooks)
 test-notebooks: setup
 	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
-	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
-	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
 	@scripts/check-leftovers $(NB_TMP)
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
@@ -80,7 +81,7 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt
 test-oldest: $(OLD_STAMP)
 	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
 	AURORA_STRICT=1 $(OLD_PY) -m pytest -q -n $(JOBS) tests
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
 
 test-gpu:
 	scripts/test-gpu
@@ -106,7 +107,15 @@ test-launchers: setup
 test-site: setup
 	-@scripts/ensure-chromium
 	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
-	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py
+	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
+
+# The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
+quickref: setup
+	$(PY) -m aurora_helpers quickref --out build
+
+# SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
+schedule: setup
+	$(PY) -m aurora_helpers schedule --write
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
