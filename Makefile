@@ -1,11 +1,16 @@
 # Project Aurora. `make run` executes the course; `make test` checks it. Both set up first.
 # Variables: DEVICES (simulated CPU devices, default 8), ONLY (notebook numbers, e.g. ONLY="03 05"),
-# PARAMS (notebook parameters, e.g. PARAMS="-p n=4096"), JOBS (parallel test workers).
+# PARAMS (notebook parameters, e.g. PARAMS="-p n=4096"), JOBS (parallel test workers),
+# OFFLINE=1 (make run installs from WHEELHOUSE alone: see make wheelhouse).
 
 SHELL := /bin/sh
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.aurora-installed
+# make run needs only the course extra (no test tools); make setup installs dev, which includes it.
+RUN_STAMP := $(VENV)/.aurora-course
+OFFLINE ?=
+WHEELHOUSE ?= wheelhouse
 OLD_VENV ?= .venv-oldest
 OLD_PY := $(OLD_VENV)/bin/python
 OLD_STAMP := $(OLD_VENV)/.aurora-installed
@@ -20,6 +25,7 @@ LAB_ARGS ?=
 # nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
 NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
+.PHONY: lock wheelhouse test-offline memory-report
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
@@ -34,6 +40,11 @@ help:
 	@echo "make test-site   the course website (and make lab) in headless Chromium"
 	@echo "make test-grade  aurora grade on every notebook's solutions (each must score every exercise)"
 	@echo "make lab         JupyterLab on notebooks/"
+	@echo "make lock        regenerate ci/workshop.lock (exact versions and hashes, for workshops)"
+	@echo "make wheelhouse  download every wheel ci/workshop.lock names into wheelhouse/"
+	@echo "make run OFFLINE=1  set up from wheelhouse/ alone (no network), then run"
+	@echo "make test-offline   wheelhouse, then install and run in a network namespace (root)"
+	@echo "make memory-report  measure every notebook's peak memory into docs/jupyterhub.md"
 	@echo "make schedule    SCHEDULE.md from the notebooks' time lines; make quickref: build/quickref.{html,pdf}"
 	@echo "make lint | format | sync | student | clean"
 
@@ -41,9 +52,13 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@scripts/make-venv $(VENV) dev
+	@touch $@ $(RUN_STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	@AURORA_WHEELHOUSE=$(if $(OFFLINE),$(WHEELHOUSE)) scripts/make-venv $(VENV) course
 	@touch $@
 
-run: setup
+run: $(RUN_STAMP)
 	$(PY) -m aurora_helpers run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
 test: setup lint test-unit test-notebooks
@@ -51,9 +66,14 @@ test: setup lint test-unit test-notebooks
 test-unit: setup
 	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
 
+# Learners share a machine's temporary folder: the notebooks run with TMPDIR set to a fresh
+# folder of their own (pytest's own files go to --basetemp), which must be empty afterwards.
+NB_TMP := $(abspath build/tmp-notebooks)
 test-notebooks: setup
-	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
-	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
+	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	@scripts/check-leftovers $(NB_TMP)
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
@@ -106,7 +126,7 @@ schedule: setup
 student: setup
 	$(PY) -m aurora_helpers student --out build/student
 
-lab: setup
+lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
 	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
@@ -121,6 +141,17 @@ format: setup
 
 sync: setup
 	$(PY) -m jupytext --sync notebooks/[0-9A-Z][0-9]_*.md
+
+# The workshop kit: a lock file with hashes, the wheels it names, and a test without network.
+lock:
+	scripts/lock
+wheelhouse:
+	scripts/make-wheelhouse $(WHEELHOUSE)
+test-offline:
+	scripts/test-offline $(ONLY)
+# The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
+memory-report: $(RUN_STAMP)
+	$(PY) -m aurora_helpers run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

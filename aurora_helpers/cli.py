@@ -1,5 +1,5 @@
 """The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student``, ``grade``, ``retarget``,
-``schedule`` and ``quickref``."""
+``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
 
 from __future__ import annotations
 
@@ -94,6 +94,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(
         f"\nExecuted notebooks in {args.build}/notebooks; open {args.build}/index.html for the report."
     )
+    if args.memory_report:
+        from .memory_report import write_memory_report
+
+        print(f"Memory per notebook written to {write_memory_report(args.memory_report, course)}")
     if course.site:
         print(f"The course website ({course.site_seconds:.1f} s to build): {course.site}")
     return 0 if course.ok else 1
@@ -131,6 +135,31 @@ def _cmd_retarget(args: argparse.Namespace) -> int:
         return 1
     if not changed:
         print("every link and install cell already agrees with aurora_helpers/course.py")
+    return 0
+
+
+def _cmd_kernel(args: argparse.Namespace) -> int:
+    from .jupyterhub import install_kernel
+
+    where = install_kernel(
+        name=args.name,
+        display_name=args.display_name,
+        user=args.user,
+        prefix=args.prefix,
+        devices=args.devices,
+    )
+    print(f"Installed kernel {args.name!r} ({args.display_name}) for {sys.executable} in {where}")
+    return 0
+
+
+def _cmd_nbgitpuller_link(args: argparse.Namespace) -> int:
+    from .jupyterhub import nbgitpuller_link
+
+    print(
+        nbgitpuller_link(
+            args.hub, notebook=args.notebook, branch=args.branch, interface=args.interface
+        )
+    )
     return 0
 
 
@@ -251,6 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip the HTML renderings, the index page and the website",
     )
+    r.add_argument(
+        "--memory-report",
+        type=Path,
+        metavar="FILE",
+        help="write the per-notebook peak memory table to FILE (between its marker lines, "
+        "as in docs/jupyterhub.md)",
+    )
     r.set_defaults(func=_cmd_run)
 
     s = sub.add_parser("student", help="write student copies with solutions stubbed out")
@@ -291,6 +327,44 @@ def build_parser() -> argparse.ArgumentParser:
         help="change nothing; list what disagrees and exit 1 if anything does",
     )
     t.set_defaults(func=_cmd_retarget)
+
+    from .jupyterhub import DEFAULT_DISPLAY_NAME, DEFAULT_KERNEL_NAME
+
+    k = sub.add_parser("kernel", help="register this Python as a Jupyter kernel")
+    k_sub = k.add_subparsers(dest="action", required=True)
+    ki = k_sub.add_parser(
+        "install",
+        help="register the kernel (a wrapper over `python -m ipykernel install`)",
+    )
+    ki.add_argument("--name", default=DEFAULT_KERNEL_NAME, help="kernel name (default %(default)s)")
+    ki.add_argument(
+        "--display-name", default=DEFAULT_DISPLAY_NAME, help="name shown in JupyterLab's launcher"
+    )
+    where = ki.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="for the current user only")
+    where.add_argument(
+        "--prefix", type=Path, default=None, help="under PREFIX/share/jupyter/kernels"
+    )
+    ki.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="set $AURORA_DEVICES in the kernel (default: the notebooks' default, 8)",
+    )
+    ki.set_defaults(func=_cmd_kernel)
+
+    pull = sub.add_parser(
+        "nbgitpuller-link", help="print the JupyterHub link that pulls the course and opens it"
+    )
+    pull.add_argument(
+        "--hub", required=True, help="the hub's address, e.g. https://hub.example.org"
+    )
+    pull.add_argument("--notebook", default="00_welcome.ipynb", help="notebook to open")
+    pull.add_argument(
+        "--branch", default="main", help="branch or tag to pull (default %(default)s)"
+    )
+    pull.add_argument("--interface", choices=["lab", "tree"], default="lab")
+    pull.set_defaults(func=_cmd_nbgitpuller_link)
 
     sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
     sc.add_argument(

@@ -25,6 +25,7 @@ from ._display import RawHTML, html_table, text_table
 from .course import find_notebooks, select_notebooks
 from .devices import DEVICES_ENV_VAR, requested_device_count
 from .notebook import SETUP_MIME
+from .peak_memory import PeakMemory
 
 #: Seconds any one cell may run before the runner gives up on that notebook.
 CELL_TIMEOUT_S = 600
@@ -44,6 +45,11 @@ class NotebookRun:
     error: str | None = None
     jax_version: str | None = None
     finished: str | None = None  # when execution ended, UTC, e.g. "2026-11-23 20:41 UTC"
+    # The kernel and every process it started (notebook 08's workers), summed RSS, sampled
+    # (aurora_helpers.peak_memory); None where /proc cannot be read.
+    peak_memory_mib: float | None = None
+    peak_processes: int | None = None
+    cpu_seconds: float | None = None  # user + system time of the kernel and its children
 
 
 @dataclass
@@ -63,10 +69,17 @@ class CourseRun:
 
     def table(self) -> str:
         rows = [
-            (r.notebook, r.status, f"{r.seconds:.1f}", r.backend or "?", r.device_count or "?")
+            (
+                r.notebook,
+                r.status,
+                f"{r.seconds:.1f}",
+                "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
+                r.backend or "?",
+                r.device_count or "?",
+            )
             for r in self.runs
         ]
-        text = text_table(("notebook", "status", "seconds", "backend", "devices"), rows)
+        text = text_table(("notebook", "status", "seconds", "peak MiB", "backend", "devices"), rows)
         for r in self.runs:
             if r.error:
                 text += f"\n\n{r.notebook} failed: {r.error}\n  executed copy: {r.output}"
@@ -149,6 +162,14 @@ def _describe_failure(err: BaseException) -> str:
     return f"{type(err).__name__}: {str(err).strip()[:300]}"
 
 
+def _children_cpu_seconds() -> float:
+    """User + system seconds of this process's ended (and reaped) children and their children."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _render_html(nb: Any, html_path: Path) -> None:
     from nbconvert import HTMLExporter
 
@@ -188,12 +209,15 @@ def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
                 name,
                 r.status,
                 f"{r.seconds:.1f}",
+                "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
                 r.backend or "?",
                 r.device_count or "?",
                 r.error or "",
             )
         )
-    table = html_table(("notebook", "status", "seconds", "backend", "devices", "error"), rows)
+    table = html_table(
+        ("notebook", "status", "seconds", "peak MiB", "backend", "devices", "error"), rows
+    )
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>Project Aurora: course run</title>"
         "<style>body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:2px 10px}</style>"
@@ -263,17 +287,20 @@ def run_course(
             output = out_dir / path.name
             mine = {k: v for k, v in params.items() if k in declared[path]}
             start = time.perf_counter()
+            cpu_before = _children_cpu_seconds()
             error = None
+            memory = PeakMemory(os.getpid(), include_root=False)
             try:
-                pm.execute_notebook(
-                    str(path),
-                    str(output),
-                    parameters=mine,
-                    kernel_name="python3",
-                    cwd=str(path.parent),
-                    progress_bar=False,
-                    execution_timeout=CELL_TIMEOUT_S,
-                )
+                with memory:
+                    pm.execute_notebook(
+                        str(path),
+                        str(output),
+                        parameters=mine,
+                        kernel_name="python3",
+                        cwd=str(path.parent),
+                        progress_bar=False,
+                        execution_timeout=CELL_TIMEOUT_S,
+                    )
             except pm.PapermillExecutionError:
                 pass  # judged below from the executed notebook, where tagged cells may raise
             except Exception as err:
@@ -293,6 +320,9 @@ def run_course(
                 output=str(output),
                 error=error,
                 finished=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                peak_memory_mib=memory.peak_mib,
+                peak_processes=memory.peak_processes if memory.samples else None,
+                cpu_seconds=_children_cpu_seconds() - cpu_before,
             )
             if executed is not None:
                 summary = _setup_summary(executed)

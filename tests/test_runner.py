@@ -3,6 +3,7 @@ import json
 import nbformat
 import pytest
 
+from aurora_helpers import peak_memory
 from aurora_helpers.cli import main
 from aurora_helpers.runner import execution_problems, parse_parameters, run_course
 
@@ -86,6 +87,9 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
         ("02_ok", "ok"),
     ]
     assert course.runs[0].device_count == 3 and course.runs[0].backend == "cpu"
+    if peak_memory.supported():  # the kernel's memory and CPU time, measured (aurora run's table)
+        assert course.runs[0].peak_memory_mib > 50 and course.runs[0].cpu_seconds > 0.1
+        assert "peak MiB" in course.table()
     assert course.runs[1].error.startswith("cell [1] raised KeyError")
     assert not course.ok and "01_bad failed: cell [1] raised KeyError" in course.table()
     assert (build / "index.html").read_text().count("<a href='html/") == 3
