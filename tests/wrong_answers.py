@@ -44,8 +44,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "03.2": {
         "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
         "this process's local devices, not the ones given": (
-            "def owned_ids(devices, process):\n"
-            "    return sorted(d.id for d in jax.local_devices())"
+            "def owned_ids(devices, process):\n    return sorted(d.id for d in jax.local_devices())"
         ),
         "every device given, whoever owns it": (
             "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
