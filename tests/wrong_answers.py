@@ -19,8 +19,163 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 02 --- (only notebook 02's engineer edits between these markers)
     # --- end 02 ---
     # --- 03 --- (only notebook 03's engineer edits between these markers)
+    "03.1": {
+        "hard-coded rows of this machine": (
+            "def inventory(devices):\n"
+            "    return [(i, 'cpu', 'cpu', 0, ('device', 'pinned_host', 'unpinned_host'))\n"
+            "            for i in range(8)]"
+        ),
+        "every device of jax.devices(), not the ones given": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(m.kind for m in d.addressable_memories())) for d in jax.devices()]"
+        ),
+        "copied from the helpers' probe": (
+            "def inventory(devices):\n"
+            "    return [(p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices]"
+        ),
+        "the default memory only": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             (d.default_memory().kind,)) for d in devices]"
+        ),
+    },
+    "03.2": {
+        "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
+        "this process's local devices, not the ones given": (
+            "def owned_ids(devices, process):\n    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "every device given, whoever owns it": (
+            "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
+        ),
+        "in the list's order, not sorted": (
+            "def owned_ids(devices, process):\n"
+            "    return [d.id for d in devices if d.process_index == process]"
+        ),
+    },
+    "03.3": {
+        "hard-coded count": "def cpu_devices_in_fresh_process(n):\n    return 3",
+        "returns n without asking a new process": (
+            "def cpu_devices_in_fresh_process(n):\n    return n"
+        ),
+        "this kernel's devices": (
+            "def cpu_devices_in_fresh_process(n):\n    return len(jax.devices('cpu'))"
+        ),
+        "a new process is started but the count is not read from it": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    run_fresh('print(1)', JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "the count set with jax.config, not the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, jax; jax.config.update(\"jax_num_cpu_devices\", %d); '\n"
+            "            'print(json.dumps(len(jax.devices(\"cpu\"))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu')"
+        ),
+    },
     # --- end 03 ---
     # --- 04 --- (only notebook 04's engineer edits between these markers)
+    "04.1": {
+        "hard-coded: the one-device-to-split figure": (
+            "def bytes_arriving(src, dst):\n    return x.nbytes * (n - 1) // n"
+        ),
+        "every byte of dst, ignoring what is already held": (
+            "def bytes_arriving(src, dst):\n"
+            "    return sum(s.data.nbytes for s in dst.addressable_shards)"
+        ),
+        "all or nothing by comparing shardings": (
+            "def bytes_arriving(src, dst):\n"
+            "    return 0 if src.sharding == dst.sharding else dst.nbytes"
+        ),
+        "memory kinds ignored": (
+            "def bytes_arriving(src, dst):\n"
+            "    def bounds(index, shape):\n"
+            "        return [sl.indices(size)[:2] for sl, size in zip(index, shape)]\n"
+            "    def overlap(a, b):\n"
+            "        return math.prod(max(0, min(a1, b1) - max(a0, b0))\n"
+            "                         for (a0, a1), (b0, b1) in zip(a, b))\n"
+            "    total = 0\n"
+            "    for shard in dst.addressable_shards:\n"
+            "        wanted = bounds(shard.index, dst.shape)\n"
+            "        held = sum(overlap(wanted, bounds(s.index, src.shape))\n"
+            "                   for s in src.addressable_shards if s.device == shard.device)\n"
+            "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * dst.dtype.itemsize\n"
+            "    return total"
+        ),
+        "four bytes per element assumed": (
+            "def bytes_arriving(src, dst):\n"
+            "    def bounds(index, shape):\n"
+            "        return [sl.indices(size)[:2] for sl, size in zip(index, shape)]\n"
+            "    def overlap(a, b):\n"
+            "        return math.prod(max(0, min(a1, b1) - max(a0, b0))\n"
+            "                         for (a0, a1), (b0, b1) in zip(a, b))\n"
+            "    same = src.sharding.memory_kind == dst.sharding.memory_kind\n"
+            "    total = 0\n"
+            "    for shard in dst.addressable_shards:\n"
+            "        wanted = bounds(shard.index, dst.shape)\n"
+            "        held = sum(overlap(wanted, bounds(s.index, src.shape))\n"
+            "                   for s in src.addressable_shards if same and s.device == shard.device)\n"
+            "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * 4\n"
+            "    return total"
+        ),
+    },
+    "04.2": {
+        "hard-coded: the split array of the notebook": (
+            "def park(a):\n"
+            "    return jax.device_put(host, NamedSharding(mesh, PartitionSpec('d'),\n"
+            "                                              memory_kind='pinned_host'))"
+        ),
+        "the layout is lost: everything on one device": (
+            "def park(a):\n"
+            "    return jax.device_put(a, SingleDeviceSharding(first, memory_kind='pinned_host'))"
+        ),
+        "still in device memory": "def park(a):\n    return jax.device_put(a, a.sharding)",
+        "unpinned host memory": (
+            "def park(a):\n"
+            "    return jax.device_put(a, a.sharding.with_memory_kind('unpinned_host'))"
+        ),
+        "a detour through NumPy": (
+            "def park(a):\n"
+            "    return jax.device_put(np.asarray(a), a.sharding.with_memory_kind('pinned_host'))"
+        ),
+    },
+    "04.3": {
+        "hard-coded: the sum of the notebook's inputs": (
+            "def add_on(a, b, device):\n"
+            "    return jax.device_put(np.asarray(a0) + np.asarray(a1), middle)"
+        ),
+        "no explicit move: plain a + b": "def add_on(a, b, device):\n    return a + b",
+        "a detour through NumPy": (
+            "def add_on(a, b, device):\n"
+            "    return jax.device_put(np.asarray(a) + np.asarray(b), device)"
+        ),
+        "uncommitted: NumPy sum made an array under jax.default_device": (
+            "def add_on(a, b, device):\n"
+            "    with jax.default_device(device):\n"
+            "        return jnp.asarray(np.asarray(a) + np.asarray(b))"
+        ),
+    },
+    "04.4": {
+        "hard-coded: rows of the notebook's vector": (
+            "def replicate_rows(v):\n"
+            "    return rows_reference(np.array([1.0, -2.0, 4.0], np.float32))"
+        ),
+        "replicated on every device, not one row each": (
+            "def replicate_rows(v):\n"
+            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "    return jax.device_put(stacked, NamedSharding(mesh, PartitionSpec()))"
+        ),
+        "rows on the devices in reverse order": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()[::-1]), ('rows',))\n"
+            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "    return jax.device_put(stacked, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "stacked on the default device": (
+            "def replicate_rows(v):\n    return jnp.stack([jnp.asarray(v)] * n)"
+        ),
+    },
     # --- end 04 ---
     # --- 05 --- (only notebook 05's engineer edits between these markers)
     # --- end 05 ---
