@@ -98,9 +98,14 @@ def _is_stub(value: Any) -> bool:
 
 
 def _describe_sharding(x: Any) -> str:
+    """``NamedSharding(P('d',), memory_kind=pinned_host)``: the layout and, if any, the memory."""
     sharding = getattr(x, "sharding", None)
     spec = getattr(sharding, "spec", None)
-    return f"{type(sharding).__name__}({spec})" if spec is not None else repr(sharding)
+    if spec is None:
+        return repr(sharding)
+    memory = getattr(sharding, "memory_kind", None)
+    where = f", memory_kind={memory}" if memory else ""
+    return f"{type(sharding).__name__}({spec}{where})"
 
 
 def _equal(a: object, b: object) -> bool:
