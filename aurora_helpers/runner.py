@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -24,6 +25,7 @@ from unittest import mock
 from ._display import RawHTML, html_table, text_table
 from .course import find_notebooks, select_notebooks
 from .devices import DEVICES_ENV_VAR, requested_device_count
+from .exercises import GRADE_LOG_ENV_VAR
 from .notebook import SETUP_MIME
 from .peak_memory import PeakMemory
 
@@ -50,6 +52,16 @@ class NotebookRun:
     peak_memory_mib: float | None = None
     peak_processes: int | None = None
     cpu_seconds: float | None = None  # user + system time of the kernel and its children
+    # Every exercise check the notebook ran: label -> "solved" / "not solved yet" / "wrong".
+    exercises: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def exercises_solved(self) -> str:
+        """``"3/4"``: solved exercises out of those checked; ``"-"`` when none was checked."""
+        if not self.exercises:
+            return "-"
+        solved = sum(status == "solved" for status in self.exercises.values())
+        return f"{solved}/{len(self.exercises)}"
 
 
 @dataclass
@@ -76,10 +88,13 @@ class CourseRun:
                 "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
                 r.backend or "?",
                 r.device_count or "?",
+                r.exercises_solved,
             )
             for r in self.runs
         ]
-        text = text_table(("notebook", "status", "seconds", "peak MiB", "backend", "devices"), rows)
+        text = text_table(
+            ("notebook", "status", "seconds", "peak MiB", "backend", "devices", "exercises"), rows
+        )
         for r in self.runs:
             if r.error:
                 text += f"\n\n{r.notebook} failed: {r.error}\n  executed copy: {r.output}"
@@ -160,6 +175,22 @@ def _describe_failure(err: BaseException) -> str:
     if ename is not None:  # papermill.PapermillExecutionError
         return _cell_error(getattr(err, "exec_count", "?"), ename, getattr(err, "evalue", ""))
     return f"{type(err).__name__}: {str(err).strip()[:300]}"
+
+
+def _read_checks(log: Path) -> tuple[dict[str, str], list[str]]:
+    """The last status of each exercise in a check log, and the messages of the wrong ones."""
+    statuses: dict[str, str] = {}
+    details: dict[str, str] = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            statuses[str(entry.get("exercise"))] = str(entry.get("status"))
+            details[str(entry.get("exercise"))] = str(entry.get("detail", ""))
+    wrong = [f"exercise {k} is wrong: {details[k]}" for k, v in statuses.items() if v == "wrong"]
+    return statuses, wrong
 
 
 def _children_cpu_seconds() -> float:
@@ -290,8 +321,11 @@ def run_course(
             cpu_before = _children_cpu_seconds()
             error = None
             memory = PeakMemory(os.getpid(), include_root=False)
+            handle, log_name = tempfile.mkstemp(prefix="aurora-checks-", suffix=".jsonl")
+            os.close(handle)
+            checks_log = Path(log_name)
             try:
-                with memory:
+                with memory, mock.patch.dict(os.environ, {GRADE_LOG_ENV_VAR: log_name}):
                     pm.execute_notebook(
                         str(path),
                         str(output),
@@ -305,11 +339,13 @@ def run_course(
                 pass  # judged below from the executed notebook, where tagged cells may raise
             except Exception as err:
                 error = _describe_failure(err)
+            exercises, wrong = _read_checks(checks_log)
+            checks_log.unlink(missing_ok=True)
             executed = nbformat.read(output, as_version=4) if output.exists() else None
             if error is None and executed is not None:
                 executed = remove_error_markers(executed)
                 nbformat.write(executed, output)
-                problems = execution_problems(executed)
+                problems = execution_problems(executed) + wrong
                 error = "; ".join(problems) if problems else None
             elif error is None:
                 error = "papermill wrote no executed notebook"
@@ -323,6 +359,7 @@ def run_course(
                 peak_memory_mib=memory.peak_mib,
                 peak_processes=memory.peak_processes if memory.samples else None,
                 cpu_seconds=_children_cpu_seconds() - cpu_before,
+                exercises=exercises,
             )
             if executed is not None:
                 summary = _setup_summary(executed)

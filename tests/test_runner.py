@@ -79,21 +79,36 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
         ],
     )
     _write(src, "02_ok.ipynb", [setup])
+    _write(
+        src,
+        "03_exercises.ipynb",
+        [
+            setup,
+            nbformat.v4.new_code_cell('ah.check("t.1", 2, expected=2)'),
+            nbformat.v4.new_code_cell('ah.check("t.2", 3, expected=2, hint="count again")'),
+        ],
+    )
     build = tmp_path / "build"
     course = run_course(src, build, devices=3, parameters={"size": 7}, progress=False)
     assert [(r.notebook, r.status) for r in course.runs] == [
         ("00_ok", "ok"),
         ("01_bad", "failed"),
         ("02_ok", "ok"),
+        ("03_exercises", "failed"),
     ]
+    # A wrong answer does not stop the notebook, but the run reports it (the course's own
+    # solutions must all pass); the table counts solved exercises.
+    assert course.runs[3].exercises == {"t.1": "solved", "t.2": "wrong"}
+    assert "exercise t.2 is wrong: got 3, expected 2. Hint: count again" in course.runs[3].error
+    assert course.runs[3].exercises_solved == "1/2" and course.runs[0].exercises_solved == "-"
     assert course.runs[0].device_count == 3 and course.runs[0].backend == "cpu"
     if peak_memory.supported():  # the kernel's memory and CPU time, measured (aurora run's table)
         assert course.runs[0].peak_memory_mib > 50 and course.runs[0].cpu_seconds > 0.1
         assert "peak MiB" in course.table()
     assert course.runs[1].error.startswith("cell [1] raised KeyError")
     assert not course.ok and "01_bad failed: cell [1] raised KeyError" in course.table()
-    assert (build / "index.html").read_text().count("<a href='html/") == 3
-    assert len(json.loads((build / "summary.json").read_text())) == 3
+    assert (build / "index.html").read_text().count("<a href='html/") == 4
+    assert len(json.loads((build / "summary.json").read_text())) == 4
     # The website, from the same executed notebooks: every one a page, the failed one included.
     assert course.site == str(build / "site" / "index.html") and course.site_error is None
     assert all((build / "site" / f"{r.notebook}.html").exists() for r in course.runs)
@@ -103,6 +118,7 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
         "00_ok.ipynb",
         "01_bad.ipynb",
         "02_ok.ipynb",
+        "03_exercises.ipynb",
     ]
     # The command line: exit status 1 on failure, 2 on a bad request.
     assert (
