@@ -13,6 +13,33 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
+    "00.1": {
+        "hard-coded dictionary": "def devices_by_kind(devices):\n    return {'cpu': 8}",
+        "counts this machine's devices, not the list given": (
+            "def devices_by_kind(devices):\n"
+            "    kinds = [d.device_kind for d in jax.devices()]\n"
+            "    return {k: kinds.count(k) for k in set(kinds)}"
+        ),
+        "assumes one kind": (
+            "def devices_by_kind(devices):\n"
+            "    return {devices[0].device_kind: len(devices)} if devices else {}"
+        ),
+    },
+    "00.2": {
+        "hard-coded squares for n = 16": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(16)], dtype=jnp.int32)"
+        ),
+        "NumPy array, not a JAX array": (
+            "def squares(n):\n    return np.arange(n, dtype=np.int32) ** 2"
+        ),
+        "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
+        "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+    },
+    "00.3": {
+        "hard-coded first device": "def device_ids(x):\n    return [0]",
+        "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
+        "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+    },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
     # --- end 01 ---
