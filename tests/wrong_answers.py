@@ -42,6 +42,87 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
+    "01.1": {
+        "hard-coded counts": (
+            "def histogram(values, n_bins):\n"
+            "    return jnp.asarray(np.bincount(bins_data, minlength=7), jnp.float32)"
+        ),
+        "NumPy's bincount": (
+            "def histogram(values, n_bins):\n"
+            "    return np.bincount(np.asarray(values), minlength=n_bins).astype(np.float32)"
+        ),
+        "a comparison matrix, no scatter": (
+            "def histogram(values, n_bins):\n"
+            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+        ),
+        "set instead of add: repeats count once": (
+            "def histogram(values, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(1.0)"
+        ),
+    },
+    "01.2": {
+        "hard-coded lookup": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(np.where(ids_host < 10, table_host[np.minimum(ids_host, 9)],"
+            " np.float32(-1.0)))"
+        ),
+        "compares the indices with jnp.where": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "NumPy detour": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    t, i = np.asarray(table), np.asarray(ids)\n"
+            "    return np.where(i < len(t), t[np.minimum(i, len(t) - 1)], np.float32(default))"
+        ),
+        "the default read (clamped)": (
+            "def lookup_or_default(table, ids, default):\n    return table[ids]"
+        ),
+    },
+    "01.3": {
+        "hard-coded table": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(emb, used, grad_rows, 0.5))"
+        ),
+        "not compiled with jax.jit": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='drop')"
+        ),
+        "clip mode: padding lands on the last row": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='clip')"
+        ),
+        "set: a repeated row keeps one update": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
+            " - lr * grads, mode='drop')"
+        ),
+    },
+    "01.4": {
+        "hard-coded mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(samples.astype(np.float64)))"
+        ),
+        "float32 input not converted: the mean is float32": (
+            "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x)"
+        ),
+        "converted after a float32 mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.mean(x).astype(jnp.float64)"
+        ),
+        "NumPy float64 detour": (
+            "def mean64(x):\n    return np.mean(np.asarray(x, np.float64))"
+        ),
+        "64-bit mode left on": (
+            "def mean64(x):\n"
+            "    jax.config.update('jax_enable_x64', True)\n"
+            "    return jnp.mean(x.astype(jnp.float64))"
+        ),
+    },
     # --- end 01 ---
     # --- 02 --- (only notebook 02's engineer edits between these markers)
     # --- end 02 ---
