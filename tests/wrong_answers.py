@@ -125,6 +125,95 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     # --- end 01 ---
     # --- 02 --- (only notebook 02's engineer edits between these markers)
+    "02.1": {
+        "hard-coded three vmaps": "def vmap_n(f, n):\n    return jax.vmap(jax.vmap(jax.vmap(f)))",
+        "a Python loop over the examples": (
+            "def vmap_n(f, n):\n"
+            "    if n == 0:\n"
+            "        return f\n"
+            "    inner = vmap_n(f, n - 1)\n"
+            "    def looped(*args):\n"
+            "        rows = range(args[0].shape[0])\n"
+            "        return jnp.stack([inner(*[a[i] for a in args]) for i in rows])\n"
+            "    return looped"
+        ),
+        "NumPy's vectorize": (
+            "def vmap_n(f, n):\n    return np.vectorize(f, signature='(k),(k)->()')"
+        ),
+    },
+    "02.2": {
+        "hard-coded padding of 3": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, 3))\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "NumPy, not compiled": (
+            "def zero_pad(x, length):\n"
+            "    return np.pad(np.asarray(x), (0, length - len(x)))\n\n"
+            "pad_to = zero_pad"
+        ),
+        "length not static": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = jax.jit(zero_pad)"
+        ),
+        "not jitted": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = zero_pad"
+        ),
+    },
+    "02.3": {
+        "hard-coded output": (
+            "def downsample_conv(images, kernels):\n"
+            "    return jnp.asarray(strided_correlation(images, kernels)[:2])"
+            " if images.shape == (2, 16, 16, 3) else jnp.zeros((1, 1, 1, 1))"
+        ),
+        "stride 1, then every other output": (
+            "def downsample_conv(images, kernels):\n"
+            "    full = lax.conv_general_dilated(images, kernels, (1, 1), 'VALID',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    return full[:, ::2, ::2, :]"
+        ),
+        "NumPy windows": (
+            "def downsample_conv(images, kernels):\n"
+            "    w = sliding_window_view(np.asarray(images), kernels.shape[:2], axis=(1, 2))\n"
+            "    return np.einsum('nhwcij,ijco->nhwo', w, np.asarray(kernels))[:, ::2, ::2, :]"
+        ),
+        "SAME padding": (
+            "def downsample_conv(images, kernels):\n"
+            "    return lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+        ),
+    },
+    "02.4": {
+        "hard-coded results": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    return jnp.ones(6) - 0.1 * (0.45 + jnp.arange(6.0)), 0.45 + jnp.arange(6.0)\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "no donation": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update)"
+        ),
+        "inputs deleted by hand, memory not reused": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity_new = 0.9 * velocity + grads\n"
+            "    out = params - lr * velocity_new, velocity_new\n"
+            "    params.delete()\n"
+            "    velocity.delete()\n"
+            "    return out\n\n"
+            "momentum_step = momentum_update"
+        ),
+        "only params donated": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnums=0)"
+        ),
+    },
     # --- end 02 ---
     # --- 03 --- (only notebook 03's engineer edits between these markers)
     # --- end 03 ---
