@@ -114,9 +114,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    with jax.enable_x64(True):\n"
             "        return jnp.mean(x).astype(jnp.float64)"
         ),
-        "NumPy float64 detour": (
-            "def mean64(x):\n    return np.mean(np.asarray(x, np.float64))"
-        ),
+        "NumPy float64 detour": ("def mean64(x):\n    return np.mean(np.asarray(x, np.float64))"),
         "64-bit mode left on": (
             "def mean64(x):\n"
             "    jax.config.update('jax_enable_x64', True)\n"
