@@ -13,10 +13,205 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
+    "00.1": {
+        "hard-coded dictionary": "def devices_by_kind(devices):\n    return {'cpu': 8}",
+        "counts this machine's devices, not the list given": (
+            "def devices_by_kind(devices):\n"
+            "    kinds = [d.device_kind for d in jax.devices()]\n"
+            "    return {k: kinds.count(k) for k in set(kinds)}"
+        ),
+        "assumes one kind": (
+            "def devices_by_kind(devices):\n"
+            "    return {devices[0].device_kind: len(devices)} if devices else {}"
+        ),
+    },
+    "00.2": {
+        "hard-coded squares for n = 16": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(16)], dtype=jnp.int32)"
+        ),
+        "NumPy array, not a JAX array": (
+            "def squares(n):\n    return np.arange(n, dtype=np.int32) ** 2"
+        ),
+        "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
+        "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+    },
+    "00.3": {
+        "hard-coded first device": "def device_ids(x):\n    return [0]",
+        "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
+        "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+    },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
+    "01.1": {
+        "hard-coded counts": (
+            "def histogram(values, n_bins):\n"
+            "    return jnp.asarray(np.bincount(bins_data, minlength=7), jnp.float32)"
+        ),
+        "NumPy's bincount": (
+            "def histogram(values, n_bins):\n"
+            "    return np.bincount(np.asarray(values), minlength=n_bins).astype(np.float32)"
+        ),
+        "a comparison matrix, no scatter": (
+            "def histogram(values, n_bins):\n"
+            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+        ),
+        "set instead of add: repeats count once": (
+            "def histogram(values, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(1.0)"
+        ),
+    },
+    "01.2": {
+        "hard-coded lookup": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(np.where(ids_host < 10, table_host[np.minimum(ids_host, 9)],"
+            " np.float32(-1.0)))"
+        ),
+        "compares the indices with jnp.where": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "NumPy detour": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    t, i = np.asarray(table), np.asarray(ids)\n"
+            "    return np.where(i < len(t), t[np.minimum(i, len(t) - 1)], np.float32(default))"
+        ),
+        "the default read (clamped)": (
+            "def lookup_or_default(table, ids, default):\n    return table[ids]"
+        ),
+    },
+    "01.3": {
+        "hard-coded table": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(emb, used, grad_rows, 0.5))"
+        ),
+        "not compiled with jax.jit": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='drop')"
+        ),
+        "clip mode: padding lands on the last row": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='clip')"
+        ),
+        "set: a repeated row keeps one update": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
+            " - lr * grads, mode='drop')"
+        ),
+    },
+    "01.4": {
+        "hard-coded mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(samples.astype(np.float64)))"
+        ),
+        "float32 input not converted: the mean is float32": (
+            "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x)"
+        ),
+        "converted after a float32 mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.mean(x).astype(jnp.float64)"
+        ),
+        "NumPy float64 detour": ("def mean64(x):\n    return np.mean(np.asarray(x, np.float64))"),
+        "64-bit mode left on": (
+            "def mean64(x):\n"
+            "    jax.config.update('jax_enable_x64', True)\n"
+            "    return jnp.mean(x.astype(jnp.float64))"
+        ),
+    },
     # --- end 01 ---
     # --- 02 --- (only notebook 02's engineer edits between these markers)
+    "02.1": {
+        "hard-coded three vmaps": "def vmap_n(f, n):\n    return jax.vmap(jax.vmap(jax.vmap(f)))",
+        "a Python loop over the examples": (
+            "def vmap_n(f, n):\n"
+            "    if n == 0:\n"
+            "        return f\n"
+            "    inner = vmap_n(f, n - 1)\n"
+            "    def looped(*args):\n"
+            "        rows = range(args[0].shape[0])\n"
+            "        return jnp.stack([inner(*[a[i] for a in args]) for i in rows])\n"
+            "    return looped"
+        ),
+        "NumPy's vectorize": (
+            "def vmap_n(f, n):\n    return np.vectorize(f, signature='(k),(k)->()')"
+        ),
+    },
+    "02.2": {
+        "hard-coded padding of 3": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, 3))\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "NumPy, not compiled": (
+            "def zero_pad(x, length):\n"
+            "    return np.pad(np.asarray(x), (0, length - len(x)))\n\n"
+            "pad_to = zero_pad"
+        ),
+        "length not static": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = jax.jit(zero_pad)"
+        ),
+        "not jitted": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = zero_pad"
+        ),
+    },
+    "02.3": {
+        "hard-coded output": (
+            "def downsample_conv(images, kernels):\n"
+            "    return jnp.asarray(strided_correlation(images, kernels)[:2])"
+            " if images.shape == (2, 16, 16, 3) else jnp.zeros((1, 1, 1, 1))"
+        ),
+        "stride 1, then every other output": (
+            "def downsample_conv(images, kernels):\n"
+            "    full = lax.conv_general_dilated(images, kernels, (1, 1), 'VALID',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    return full[:, ::2, ::2, :]"
+        ),
+        "NumPy windows": (
+            "def downsample_conv(images, kernels):\n"
+            "    w = sliding_window_view(np.asarray(images), kernels.shape[:2], axis=(1, 2))\n"
+            "    return np.einsum('nhwcij,ijco->nhwo', w, np.asarray(kernels))[:, ::2, ::2, :]"
+        ),
+        "SAME padding": (
+            "def downsample_conv(images, kernels):\n"
+            "    return lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+        ),
+    },
+    "02.4": {
+        "hard-coded results": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    return jnp.ones(6) - 0.1 * (0.45 + jnp.arange(6.0)), 0.45 + jnp.arange(6.0)\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "no donation": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update)"
+        ),
+        "inputs deleted by hand, memory not reused": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity_new = 0.9 * velocity + grads\n"
+            "    out = params - lr * velocity_new, velocity_new\n"
+            "    params.delete()\n"
+            "    velocity.delete()\n"
+            "    return out\n\n"
+            "momentum_step = momentum_update"
+        ),
+        "only params donated": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnums=0)"
+        ),
+    },
     # --- end 02 ---
     # --- 03 --- (only notebook 03's engineer edits between these markers)
     "03.1": {
