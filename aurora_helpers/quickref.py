@@ -1,8 +1,8 @@
 """The one-page quick reference, assembled from tables the notebooks already check.
 
 A notebook marks a reference table by tagging its markdown cell ``quickref``; the cell starts with
-``**Quick reference: <title>.**`` and the code cell right after it checks the table's rows against
-JAX. Taking the reference from those cells, rather than writing it again, means it cannot drift
+``**Quick reference: <title>.**`` and the next code cell (a sentence of prose may come between, a
+new heading may not) checks the table's rows against JAX. Taking the reference from those cells, rather than writing it again, means it cannot drift
 from what the course executes. :func:`write_quickref` renders it to HTML (and to PDF with a headless
 Chromium, when one is installed); the website shows it as a page of its own.
 """
@@ -77,9 +77,12 @@ def entries_of(nb: Any, name: str) -> list[QuickrefEntry]:
             raise QuickrefError(f"{where}: a quick-reference cell holds a markdown table")
         following = next((c for c in nb.cells[index + 1 :] if c.get("cell_type") == "code"), None)
         between = nb.cells[index + 1 : nb.cells.index(following)] if following is not None else []
-        if following is None or any(c.get("cell_type") == "markdown" for c in between):
+        if following is None or any(
+            re.search(r"^#{1,6}\s", c.source, re.MULTILINE) for c in between
+        ):
             raise QuickrefError(
-                f"{where}: the cell right after a quick-reference table must be the code that checks it"
+                f"{where}: the code that checks a quick-reference table must follow it in the "
+                "same section (before the next heading)"
             )
         found.append(QuickrefEntry(name, nb_title, head.group("title").strip(), body))
     return found

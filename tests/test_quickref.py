@@ -47,8 +47,8 @@ def test_a_tagged_table_followed_by_its_check_is_collected():
     [
         ([("md", "| a |\n|---|\n| 1 |", ["quickref"]), ("code", "", [])], "starts with"),
         ([("md", "**Quick reference: T.** no table", ["quickref"]), ("code", "", [])], "table"),
-        ([("md", TABLE, ["quickref"])], "checks it"),
-        ([("md", TABLE, ["quickref"]), ("md", "prose", []), ("code", "", [])], "checks it"),
+        ([("md", TABLE, ["quickref"])], "checks a quick-reference"),
+        ([("md", TABLE, ["quickref"]), ("md", "## Next", []), ("code", "", [])], "before the next"),
         ([("code", "x = 1", ["quickref"])], "only markdown"),
     ],
 )

@@ -79,7 +79,7 @@ def write_sources(
     """
     import nbformat
 
-    from ..quickref import as_myst, entries_of
+    from ..quickref import QuickrefError, as_myst, entries_of
     from ..schedule import NotebookTime, ScheduleError, notebook_time, render_schedule
 
     if source_dir.exists():
@@ -108,7 +108,10 @@ def write_sources(
         )
         nbformat.write(site_copy(nb, banner(page), tag_table), source_dir / output.name)
         pages.append(page)
-        references += entries_of(nb, output.name)
+        try:
+            references += entries_of(nb, output.name)
+        except QuickrefError as err:
+            raise SiteBuildError(str(err)) from err
         try:
             found = notebook_time(nb, output.name)
             times[found.number] = found
