@@ -113,28 +113,46 @@ def _equal(a: object, b: object) -> bool:
     return bool(a == b)
 
 
-def _structure_problem(got: Any, expected: Any) -> str:
-    """Say how two pytrees' shapes differ in words a learner reads (keys, lengths, types)."""
+def _structure_problem(got: Any, expected: Any, path: str = "") -> str:
+    """Say where and how two pytrees' shapes differ (keys, lengths, types), by path."""
+    where = f"{path}: " if path else ""
     if isinstance(expected, dict) and isinstance(got, dict):
         missing = sorted(map(str, expected.keys() - got.keys()))
         extra = sorted(map(str, got.keys() - expected.keys()))
-        parts = [
-            f"missing key(s) {missing}" if missing else "",
-            f"unexpected key(s) {extra}" if extra else "",
-        ]
-        if any(parts):
-            return "the dict differs: " + ", ".join(p for p in parts if p)
-    if (
-        isinstance(expected, list | tuple)
-        and isinstance(got, list | tuple)
-        and len(got) != len(expected)
-    ):
-        return f"got {len(got)} items, expected {len(expected)}"
-    if type(got) is not type(expected) and not (_is_leaf_like(got) and _is_leaf_like(expected)):
-        return f"got a {type(got).__name__}, expected a {type(expected).__name__}"
+        if missing or extra:
+            parts = [
+                f"missing key(s) {missing}" if missing else "",
+                f"unexpected key(s) {extra}" if extra else "",
+            ]
+            return f"{where}the dict differs: " + ", ".join(p for p in parts if p)
+        for key in expected:
+            inner = _structure_problem(got[key], expected[key], f"{path}[{key!r}]")
+            if inner:
+                return inner
+        return ""
+    if isinstance(expected, list | tuple) and isinstance(got, list | tuple):
+        if type(got) is not type(expected):
+            return f"{where}got a {type(got).__name__}, expected a {type(expected).__name__}"
+        if len(got) != len(expected):
+            return f"{where}got {len(got)} items, expected {len(expected)}"
+        for index, (g, e) in enumerate(zip(got, expected, strict=True)):
+            inner = _structure_problem(g, e, f"{path}[{index}]")
+            if inner:
+                return inner
+        return ""
+    if (got is None) != (expected is None):
+        return f"{where}got {got!r:.60}, expected a {type(expected).__name__}"
+    if _is_leaf_like(got) and _is_leaf_like(expected):
+        return ""
+    if type(got) is not type(expected):
+        return f"{where}got a {type(got).__name__}, expected a {type(expected).__name__}"
     got_tree = jax.tree_util.tree_structure(got)
     exp_tree = jax.tree_util.tree_structure(expected)
-    return f"structure differs: got {got_tree}, expected {exp_tree}"
+    return (
+        ""
+        if _equal(got_tree, exp_tree)
+        else f"{where}structure differs: got {got_tree}, expected {exp_tree}"
+    )
 
 
 def _is_leaf_like(value: Any) -> bool:
@@ -160,7 +178,8 @@ def differences(
     got_leaves, got_tree = jax.tree_util.tree_flatten(got)
     exp_with_paths, exp_tree = jax.tree_util.tree_flatten_with_path(expected)
     if not _equal(got_tree, exp_tree):
-        return [_structure_problem(got, expected)]
+        found = _structure_problem(got, expected)
+        return [found or f"structure differs: got {got_tree}, expected {exp_tree}"]
     problems: list[str] = []
     for g, (path, e) in zip(got_leaves, exp_with_paths, strict=True):
         where = f"{jax.tree_util.keystr(path)}: " if path else ""

@@ -135,6 +135,14 @@ def test_structured_answers_name_the_path():
     assert "leaf" not in result.detail
     missing = ah.check("t.p", {"a": 1}, expected={"a": 1, "b": 2})
     assert "missing key(s) ['b']" in missing.detail
+    nested = ah.check("t.p", {"a": {"b": 1}, "k": None}, expected={"a": {"c": 1}, "k": "x"})
+    assert "['a']: the dict differs: missing key(s) ['c'], unexpected key(s) ['b']" in nested.detail
+    assert ah.check("t.p", {"k": None}, expected={"k": "x"}).detail == (
+        "['k']: got None, expected a str"
+    )
+    assert ah.check("t.p", [1, (2, 3)], expected=[1, [2, 3]]).detail == (
+        "[1]: got a tuple, expected a list"
+    )
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,7 @@ for index, cell in enumerate(jupytext.read(notebook).cells):
     labels = [m for m in label_re.findall(source) if m in wrong]
     for label in dict.fromkeys(labels):
         for name, answer in wrong[label].items():
+            run(solution, f"the course's solution of {label}")  # each wrong answer starts clean
             statuses()
             run(answer, f"wrong answer {label} {name!r}")
             run(source, f"check {label} with {name!r}", may_fail=True)
