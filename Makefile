@@ -50,8 +50,8 @@ test-unit: setup
 	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
 
 test-notebooks: setup
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
-	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
@@ -60,7 +60,7 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt
 test-oldest: $(OLD_STAMP)
 	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
 	AURORA_STRICT=1 $(OLD_PY) -m pytest -q -n $(JOBS) tests
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
 
 test-gpu:
 	scripts/test-gpu
