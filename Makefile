@@ -20,7 +20,7 @@ LAB_ARGS ?=
 # nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
 NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site clean
+.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -33,6 +33,7 @@ help:
 	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make test-site   the course website (and make lab) in headless Chromium"
 	@echo "make lab         JupyterLab on notebooks/"
+	@echo "make schedule    SCHEDULE.md from the notebooks' time lines; make quickref: build/quickref.{html,pdf}"
 	@echo "make lint | format | sync | student | clean"
 
 setup: $(STAMP)
@@ -50,8 +51,8 @@ test-unit: setup
 	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
 
 test-notebooks: setup
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
-	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) notebooks
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
@@ -60,7 +61,7 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt
 test-oldest: $(OLD_STAMP)
 	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
 	AURORA_STRICT=1 $(OLD_PY) -m pytest -q -n $(JOBS) tests
-	AURORA_STRICT=1 AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
+	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
 
 test-gpu:
 	scripts/test-gpu
@@ -86,7 +87,15 @@ test-launchers: setup
 test-site: setup
 	-@scripts/ensure-chromium
 	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
-	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py
+	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
+
+# The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
+quickref: setup
+	$(PY) -m aurora_helpers quickref --out build
+
+# SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
+schedule: setup
+	$(PY) -m aurora_helpers schedule --write
 
 student: setup
 	$(PY) -m aurora_helpers student --out build/student

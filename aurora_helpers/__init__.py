@@ -29,6 +29,7 @@ _EAGER_MODULES: dict[str, tuple[str, ...]] = {
         "setup_devices",
     ),
     "exercises": (
+        "Case",
         "CheckResult",
         "ExerciseFailed",
         "NotSolvedYet",
@@ -36,6 +37,7 @@ _EAGER_MODULES: dict[str, tuple[str, ...]] = {
         "check",
         "differences",
     ),
+    "expected_errors": ("ShownError", "expect_error"),
     "gpu_check": ("GpuUnusedError", "check_gpu_backend", "nvidia_gpus"),
     "mesh": ("balanced_shape", "make_mesh"),
     "notebook": ("NotebookSetup", "setup_notebook"),
@@ -98,6 +100,16 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "pallas_pictures": ("KernelBlock", "draw_pallas_blocks", "pallas_blocks"),
     "peaks": ("PEAKS", "Peak", "peak_for"),
     "roofline": ("Roofline", "RooflineOp", "RooflinePoint", "measure_roofline", "roofline_ops"),
+    "routes": (
+        "PRIMITIVE_ALIASES",
+        "avoids",
+        "compiled_collectives",
+        "compiles_once",
+        "donates",
+        "jitted",
+        "returns_sharding",
+        "uses",
+    ),
     "sharding_pictures": (
         "ShardBlock",
         "device_color",
@@ -153,6 +165,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         setup_devices,
     )
     from .exercises import (
+        Case,
         CheckResult,
         ExerciseFailed,
         NotSolvedYet,
@@ -160,6 +173,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         check,
         differences,
     )
+    from .expected_errors import ShownError, expect_error
     from .ffi_build import (
         CompilerNotFound,
         FfiBuild,
@@ -185,6 +199,16 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
     from .peaks import PEAKS, Peak, peak_for
     from .probe import DeviceInfo, MachineReport, in_colab, probe
     from .roofline import Roofline, RooflineOp, RooflinePoint, measure_roofline, roofline_ops
+    from .routes import (
+        PRIMITIVE_ALIASES,
+        avoids,
+        compiled_collectives,
+        compiles_once,
+        donates,
+        jitted,
+        returns_sharding,
+        uses,
+    )
     from .sharding_pictures import (
         ShardBlock,
         device_color,

@@ -108,6 +108,36 @@ def _cmd_student(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_schedule(args: argparse.Namespace) -> int:
+    from .schedule import read_course_times, render_schedule
+
+    text = render_schedule(read_course_times(args.notebooks))
+    if args.check:
+        current = args.file.read_text(encoding="utf-8") if args.file.exists() else ""
+        if current != text:
+            print(
+                f"aurora schedule: {args.file} is out of date with the notebooks' time lines; "
+                "run `aurora schedule --write`",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{args.file} is up to date")
+    elif args.write:
+        args.file.write_text(text, encoding="utf-8")
+        print(f"wrote {args.file}")
+    else:
+        print(text, end="")
+    return 0
+
+
+def _cmd_quickref(args: argparse.Namespace) -> int:
+    from .quickref import write_quickref
+
+    for path in write_quickref(args.notebooks, args.out, pdf=not args.no_pdf):
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aurora", description="Project Aurora course tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,6 +215,24 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", type=Path, default=DEFAULT_BUILD / "student", help="output folder")
     s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
     s.set_defaults(func=_cmd_student)
+
+    sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
+    sc.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    sc.add_argument("--file", type=Path, default=Path("SCHEDULE.md"), help="the schedule file")
+    mode = sc.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write the schedule file")
+    mode.add_argument("--check", action="store_true", help="fail when the file is out of date")
+    sc.set_defaults(func=_cmd_schedule)
+
+    q = sub.add_parser("quickref", help="the one-page quick reference, as HTML and PDF")
+    q.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    q.add_argument("--out", type=Path, default=DEFAULT_BUILD, help="output folder")
+    q.add_argument("--no-pdf", action="store_true", help="write the HTML only (no Chromium)")
+    q.set_defaults(func=_cmd_quickref)
     return parser
 
 

@@ -8,19 +8,37 @@ tagged ``solution``, which holds the course's own solution, hidden), and a check
 :func:`check` accepts the answer as a value or as a function to call with ``args``. In a student
 copy (``aurora student``) each solution body is replaced by a stub; the check then reports
 "not solved yet" instead of raising, so the notebook still runs top to bottom.
+
+A wrong answer is reported, not raised: the check returns a red "wrong" result naming what
+differs, so one wrong exercise does not stop "Run all" and every exercise gets a status. Two
+environment variables change that for tools: ``AURORA_CHECKS=raise`` makes a wrong answer raise
+:class:`ExerciseFailed` (the course's own tests, so a broken solution fails them), and
+``AURORA_GRADE_LOG=<file>`` appends one JSON line per check (``aurora grade`` reads it).
 """
 
 from __future__ import annotations
 
 import html
+import json
+import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import jax
 import numpy as np
 
-Status = Literal["solved", "not solved yet"]
+Status = Literal["solved", "not solved yet", "wrong"]
+
+#: ``raise``: a wrong answer raises :class:`ExerciseFailed`; anything else (the default): it is
+#: reported as a "wrong" :class:`CheckResult`.
+CHECKS_ENV_VAR = "AURORA_CHECKS"
+#: A file to which every :func:`check` appends its result as one JSON line.
+GRADE_LOG_ENV_VAR = "AURORA_GRADE_LOG"
+
+#: A requirement on how an answer computes: called with the learner's function and the first
+#: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
+RouteCheck = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], list[str]]
 
 
 class ExerciseFailed(AssertionError):
@@ -43,16 +61,36 @@ class CheckResult:
     def solved(self) -> bool:
         return self.status == "solved"
 
+    @property
+    def wrong(self) -> bool:
+        return self.status == "wrong"
+
     def __str__(self) -> str:
-        mark = "✅" if self.solved else "⏳"
+        mark = {"solved": "✅", "not solved yet": "⏳", "wrong": "❌"}[self.status]
         tail = f" {self.detail}" if self.detail else ""
         return f"{mark} Exercise {self.exercise}: {self.status}.{tail}"
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        colour = "#1a7f37" if self.solved else "#9a6700"
-        return f"<div style='color:{colour};font-weight:600'>{html.escape(str(self))}</div>"
+        colour = {"solved": "#1a7f37", "not solved yet": "#9a6700", "wrong": "#cf222e"}[self.status]
+        return (
+            f"<div style='color:{colour};font-weight:600;white-space:pre-wrap'>"
+            f"{html.escape(str(self))}</div>"
+        )
+
+
+@dataclass(frozen=True)
+class Case:
+    """One more input a function answer must handle, which the learner does not see.
+
+    ``label`` names the case in messages (``"n = 0"``, ``"a 3 x 5 matrix"``).
+    """
+
+    args: tuple[Any, ...]
+    expected: Any
+    label: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 def _is_stub(value: Any) -> bool:
@@ -70,6 +108,34 @@ def _equal(a: object, b: object) -> bool:
     return bool(a == b)
 
 
+def _structure_problem(got: Any, expected: Any) -> str:
+    """Say how two pytrees' shapes differ in words a learner reads (keys, lengths, types)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        missing = sorted(map(str, expected.keys() - got.keys()))
+        extra = sorted(map(str, got.keys() - expected.keys()))
+        parts = [
+            f"missing key(s) {missing}" if missing else "",
+            f"unexpected key(s) {extra}" if extra else "",
+        ]
+        if any(parts):
+            return "the dict differs: " + ", ".join(p for p in parts if p)
+    if (
+        isinstance(expected, list | tuple)
+        and isinstance(got, list | tuple)
+        and len(got) != len(expected)
+    ):
+        return f"got {len(got)} items, expected {len(expected)}"
+    if type(got) is not type(expected) and not (_is_leaf_like(got) and _is_leaf_like(expected)):
+        return f"got a {type(got).__name__}, expected a {type(expected).__name__}"
+    got_tree = jax.tree_util.tree_structure(got)
+    exp_tree = jax.tree_util.tree_structure(expected)
+    return f"structure differs: got {got_tree}, expected {exp_tree}"
+
+
+def _is_leaf_like(value: Any) -> bool:
+    return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
+
+
 def differences(
     got: Any,
     expected: Any,
@@ -81,17 +147,18 @@ def differences(
 ) -> list[str]:
     """Every way ``got`` differs from ``expected``, in words; empty when they match.
 
-    Works on pytrees (lists, tuples, dicts of arrays and scalars). For each array leaf it compares,
+    Works on pytrees (lists, tuples, dicts of arrays and scalars); each difference names the path
+    of the leaf (``['collectives']['all-reduce']: got 2, expected 1``). For each array leaf it compares,
     in order: shape, dtype, sharding (``check_sharding``; only for JAX arrays), then values to
     ``rtol``/``atol``. Other leaves are compared with ``==``.
     """
     got_leaves, got_tree = jax.tree_util.tree_flatten(got)
-    exp_leaves, exp_tree = jax.tree_util.tree_flatten(expected)
+    exp_with_paths, exp_tree = jax.tree_util.tree_flatten_with_path(expected)
     if not _equal(got_tree, exp_tree):
-        return [f"structure differs: got {got_tree}, expected {exp_tree}"]
+        return [_structure_problem(got, expected)]
     problems: list[str] = []
-    for path_index, (g, e) in enumerate(zip(got_leaves, exp_leaves, strict=True)):
-        where = "" if len(exp_leaves) == 1 else f"leaf {path_index}: "
+    for g, (path, e) in zip(got_leaves, exp_with_paths, strict=True):
+        where = f"{jax.tree_util.keystr(path)}: " if path else ""
         if isinstance(e, (jax.Array, np.ndarray, np.generic)):
             if not hasattr(g, "shape"):
                 problems.append(f"{where}got a {type(g).__name__}, expected an array")
@@ -146,13 +213,53 @@ def assert_matches(got: Any, expected: Any, **options: Any) -> None:
         raise AssertionError("; ".join(problems))
 
 
+def _checks_raise() -> bool:
+    return os.environ.get(CHECKS_ENV_VAR, "").strip().lower() == "raise"
+
+
+def _log(result: CheckResult) -> None:
+    path = os.environ.get(GRADE_LOG_ENV_VAR)
+    if not path:
+        return
+    line = json.dumps(
+        {"exercise": result.exercise, "status": result.status, "detail": result.detail}
+    )
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(line + "\n")
+
+
+def _error_gist(err: BaseException) -> str:
+    """``TypeError: first line of the message`` (JAX's long messages cut to their first line)."""
+    lines = [line for line in str(err).strip().splitlines() if line.strip()]
+    first = lines[0] if lines else ""
+    if len(first) > 300:
+        first = first[:297] + "..."
+    return f"{type(err).__name__}: {first}" if first else type(err).__name__
+
+
+class _StillStub(Exception):
+    """Internal: the answer turned out to be a stub."""
+
+
+def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+    try:
+        value = answer(*args, **kwargs)
+    except (NotImplementedError, NotSolvedYet) as err:
+        raise _StillStub("Fill in the body of the function.") from err
+    if _is_stub(value):
+        raise _StillStub("The function still returns `...`.")
+    return value
+
+
 def check(
     exercise: str,
     answer: Any,
-    expected: Any,
+    expected: Any = None,
     *,
     args: Sequence[Any] = (),
     kwargs: dict[str, Any] | None = None,
+    cases: Sequence[Case] = (),
+    route: Sequence[RouteCheck] = (),
     hint: str | None = None,
     rtol: float = 1e-5,
     atol: float = 1e-6,
@@ -165,41 +272,101 @@ def check(
     Args:
         exercise: the exercise's label, e.g. ``"03.2"``.
         answer: the learner's value, or a callable, which is called as ``answer(*args, **kwargs)``.
-        expected: the reference value (a pytree of arrays and scalars).
-        hint: a sentence added to the failure message, pointing to the idea the exercise needs.
+        expected: the reference value (a pytree of arrays and scalars) for ``args``. May be left
+            out when ``cases`` holds every input to try.
+        cases: more inputs for a function answer, each with its own expected value (sizes and
+            edge cases the learner does not see); each mismatch names the case.
+        route: requirements on how a function answer computes (see :mod:`aurora_helpers.routes`),
+            run with the first call's arguments: the lesson's collective is in the program, the
+            function compiled once, ... A right value by the wrong route is still wrong.
+        hint: a sentence added to a "wrong" message, pointing to the idea the exercise needs.
         compare: a custom comparison returning a list of differences (empty when correct);
             replaces the default :func:`differences`.
 
     Returns:
-        A :class:`CheckResult`: "solved", or "not solved yet" when the answer is still a stub
-        (``...`` or a function raising ``NotImplementedError``/:class:`NotSolvedYet`).
+        A :class:`CheckResult`: "solved"; "not solved yet" when the answer is still a stub
+        (``...`` or a function raising ``NotImplementedError``/:class:`NotSolvedYet`); "wrong"
+        with every difference found (an exception the answer raised counts as wrong, and is named).
 
     Raises:
-        ExerciseFailed: the answer differs from ``expected``; the message names how.
+        ExerciseFailed: the answer is wrong and ``AURORA_CHECKS=raise`` is set (the course's tests).
     """
+    result = _judge(
+        exercise,
+        answer,
+        expected,
+        args=tuple(args),
+        kwargs=dict(kwargs or {}),
+        cases=tuple(cases),
+        route=tuple(route),
+        hint=hint,
+        compare=compare
+        or (
+            lambda got, want: differences(
+                got,
+                want,
+                rtol=rtol,
+                atol=atol,
+                check_dtype=check_dtype,
+                check_sharding=check_sharding,
+            )
+        ),
+    )
+    _log(result)
+    if result.wrong and _checks_raise():
+        raise ExerciseFailed(f"Exercise {exercise}: {result.detail}")
+    return result
+
+
+def _judge(
+    exercise: str,
+    answer: Any,
+    expected: Any,
+    *,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    cases: tuple[Case, ...],
+    route: tuple[RouteCheck, ...],
+    hint: str | None,
+    compare: Callable[[Any, Any], list[str]],
+) -> CheckResult:
     if _is_stub(answer):
         return CheckResult(exercise, "not solved yet", "Replace the `...` in the answer cell.")
-    if callable(answer) and not isinstance(answer, jax.Array):
-        try:
-            answer = answer(*args, **(kwargs or {}))
-        except (NotImplementedError, NotSolvedYet):
-            return CheckResult(exercise, "not solved yet", "Fill in the body of the function.")
-        if _is_stub(answer):
-            return CheckResult(exercise, "not solved yet", "The function still returns `...`.")
-    if compare is not None:
-        problems = compare(answer, expected)
-    else:
-        problems = differences(
-            answer,
-            expected,
-            rtol=rtol,
-            atol=atol,
-            check_dtype=check_dtype,
-            check_sharding=check_sharding,
+    is_function = callable(answer) and not isinstance(answer, jax.Array)
+    if (cases or route) and not is_function:
+        raise TypeError(
+            f"check({exercise!r}): `cases` and `route` need a function answer, got a "
+            f"{type(answer).__name__}"
         )
+    runs: list[tuple[str, tuple[Any, ...], dict[str, Any], Any]] = []
+    if expected is not None or not cases:
+        runs.append(("", args, kwargs, expected))
+    runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
+    problems: list[str] = []
+    try:
+        for label, call_args, call_kwargs, want in runs:
+            try:
+                got = _call(answer, call_args, call_kwargs) if is_function else answer
+            except _StillStub:
+                raise
+            except Exception as err:  # the learner's code failed: say how, then give the hint
+                problems.append(f"{label}your function raised {_error_gist(err)}")
+                continue
+            problems += [label + p for p in compare(got, want)]
+        if is_function:
+            first_args, first_kwargs = (runs[0][1], runs[0][2])
+            for requirement in route:
+                try:
+                    problems += requirement(answer, first_args, first_kwargs)
+                except _StillStub:
+                    raise
+                except Exception as err:
+                    problems.append(f"its route could not be checked: {_error_gist(err)}")
+    except _StillStub as stub:
+        return CheckResult(exercise, "not solved yet", str(stub))
     if problems:
-        message = f"Exercise {exercise}: " + "; ".join(problems)
+        detail = "; ".join(dict.fromkeys(problems))
         if hint:
-            message += f". Hint: {hint}"
-        raise ExerciseFailed(message)
+            detail += f". Hint: {hint}"
+        return CheckResult(exercise, "wrong", detail)
     return CheckResult(exercise, "solved")

@@ -25,7 +25,10 @@ assert IN_PROCESS_DEVICES == 8, f"the test process started JAX with {IN_PROCESS_
 
 
 def run_python(
-    code: str, env: dict[str, str] | None = None, timeout: float = 120
+    code: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh interpreter (a fresh JAX backend) and capture its output."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
@@ -36,6 +39,7 @@ def run_python(
         text=True,
         timeout=timeout,
         check=False,
+        cwd=cwd,
     )
 
 

@@ -1,3 +1,5 @@
+import json
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -6,6 +8,18 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import aurora_helpers as ah
+
+
+@pytest.fixture
+def raising(monkeypatch):
+    """The course's tests' mode: a wrong answer raises ExerciseFailed."""
+    monkeypatch.setenv("AURORA_CHECKS", "raise")
+
+
+@pytest.fixture(autouse=True)
+def _default_mode(monkeypatch):
+    monkeypatch.delenv("AURORA_CHECKS", raising=False)
+    monkeypatch.delenv("AURORA_GRADE_LOG", raising=False)
 
 
 def test_correct_value_is_solved():
@@ -36,9 +50,91 @@ def test_stub_functions_are_not_solved_yet():
     assert ah.check("t.4", lambda: ..., expected=1).status == "not solved yet"
 
 
-def test_other_errors_in_the_answer_propagate():
-    with pytest.raises(ZeroDivisionError):
-        ah.check("t.5", lambda: 1 / 0, expected=1)
+def test_errors_in_the_answer_are_reported_with_the_hint():
+    result = ah.check("t.5", lambda: 1 / 0, expected=1, hint="divide by the count")
+    assert result.wrong and "❌" in str(result)
+    assert "your function raised ZeroDivisionError: division by zero" in result.detail
+    assert result.detail.endswith("Hint: divide by the count")
+
+
+def test_a_wrong_answer_is_reported_not_raised_by_default():
+    result = ah.check("t.5b", 3, expected=4, hint="count again")
+    assert result.status == "wrong" and not result.solved
+    assert "got 3, expected 4" in result.detail and "Hint: count again" in result.detail
+    assert "cf222e" in result._repr_html_()
+
+
+def test_raise_mode_raises(raising):
+    with pytest.raises(ah.ExerciseFailed, match=r"Exercise t.5c: got 3, expected 4"):
+        ah.check("t.5c", 3, expected=4)
+    assert ah.check("t.5c", ..., expected=4).status == "not solved yet"  # stubs never raise
+
+
+def test_grade_log_gets_one_line_per_check(tmp_path, monkeypatch):
+    log = tmp_path / "grade.jsonl"
+    monkeypatch.setenv("AURORA_GRADE_LOG", str(log))
+    ah.check("g.1", 1, expected=1)
+    ah.check("g.2", 2, expected=1)
+    ah.check("g.3", ..., expected=1)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(x["exercise"], x["status"]) for x in lines] == [
+        ("g.1", "solved"),
+        ("g.2", "wrong"),
+        ("g.3", "not solved yet"),
+    ]
+    assert "got 2, expected 1" in lines[1]["detail"]
+
+
+def test_cases_try_hidden_inputs_and_name_them():
+    def count(n):
+        return 3  # right only for the visible input
+
+    result = ah.check(
+        "t.c",
+        count,
+        args=(3,),
+        expected=3,
+        cases=[ah.Case((0,), 0, "n = 0"), ah.Case((1,), 1, "n = 1")],
+    )
+    assert result.wrong
+    assert "for n = 0: got 3, expected 0" in result.detail
+    assert "for n = 1: got 3, expected 1" in result.detail
+    assert ah.check("t.c", lambda n: n, cases=[ah.Case((0,), 0, "n = 0")]).solved
+
+
+def test_cases_and_route_need_a_function():
+    with pytest.raises(TypeError, match="need a function answer"):
+        ah.check("t.c", 3, expected=3, cases=[ah.Case((0,), 0, "n = 0")])
+
+
+def test_route_checks_run_on_the_first_inputs():
+    seen = []
+
+    def route(fn, args, kwargs):
+        seen.append(args)
+        return [] if fn.__name__ == "good" else ["not the lesson's route"]
+
+    def good(x):
+        return x + 1
+
+    def bad(x):
+        return x + 1
+
+    assert ah.check("t.r", good, args=(1,), expected=2, route=[route]).solved
+    result = ah.check("t.r", bad, args=(1,), expected=2, route=[route], hint="h")
+    assert result.wrong and "not the lesson's route" in result.detail and seen == [(1,), (1,)]
+
+
+def test_structured_answers_name_the_path():
+    result = ah.check(
+        "t.p",
+        {"product": np.ones(2), "collectives": {"all-reduce": 2}},
+        expected={"product": np.ones(2), "collectives": {"all-reduce": 1}},
+    )
+    assert "['collectives']['all-reduce']: got 2, expected 1" in result.detail
+    assert "leaf" not in result.detail
+    missing = ah.check("t.p", {"a": 1}, expected={"a": 1, "b": 2})
+    assert "missing key(s) ['b']" in missing.detail
 
 
 @pytest.mark.parametrize(
@@ -51,19 +147,20 @@ def test_other_errors_in_the_answer_propagate():
             jnp.array([1.0, 2.5, 3.0]),
             r"values differ at 1 of 3 positions; first at index \(1,\): got 2.0, expected 2.5",
         ),
-        ([1, 2], (1, 2), "structure differs"),
-        ({"a": 1}, {"a": 2}, "got 1, expected 2"),
+        ([1, 2], (1, 2), "got a list, expected a tuple"),
+        ([1, 2], [1, 2, 3], "got 2 items, expected 3"),
+        ({"a": 1}, {"a": 2}, r"\['a'\]: got 1, expected 2"),
         (3, jnp.zeros(()), "got a int, expected an array"),
     ],
 )
-def test_wrong_answers_say_what_differs(got, expected, message):
+def test_wrong_answers_say_what_differs(got, expected, message, raising):
     with pytest.raises(ah.ExerciseFailed, match=message):
         ah.check("t.6", got, expected=expected, hint="look again")
     with pytest.raises(ah.ExerciseFailed, match="Hint: look again"):
         ah.check("t.6", got, expected=expected, hint="look again")
 
 
-def test_tolerances_and_dtype_switch():
+def test_tolerances_and_dtype_switch(raising):
     assert ah.check("t.7", jnp.float32(1.0 + 1e-7), expected=np.float32(1.0)).solved
     assert ah.check(
         "t.7", jnp.arange(3), expected=np.arange(3, dtype=np.int64), check_dtype=False
@@ -72,7 +169,7 @@ def test_tolerances_and_dtype_switch():
         ah.check("t.7", jnp.float32(1.1), expected=np.float32(1.0), rtol=0.01, atol=0)
 
 
-def test_sharding_is_compared_when_asked():
+def test_sharding_is_compared_when_asked(raising):
     mesh = ah.make_mesh(("x",))
     x = jnp.arange(16.0)
     rows = jax.device_put(x, NamedSharding(mesh, P("x")))
@@ -86,7 +183,7 @@ def test_sharding_is_compared_when_asked():
         ah.check("t.8", replicated, expected=rows, check_sharding=True)
 
 
-def test_custom_compare():
+def test_custom_compare(raising):
     assert ah.check(
         "t.9", 4, expected=None, compare=lambda g, e: [] if g % 2 == 0 else ["odd"]
     ).solved

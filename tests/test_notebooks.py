@@ -10,13 +10,16 @@ import pytest
 
 import aurora_helpers as ah
 from aurora_helpers.course import find_notebooks, pip_install_target
+from aurora_helpers.schedule import TIME_LINE
 from aurora_helpers.student import is_solution, stub_source
 
 from .conftest import NOTEBOOKS
 
 PATHS = find_notebooks(NOTEBOOKS)
 IDS = [p.stem for p in PATHS]
-MIN_EXERCISES = 3  # per notebook, from 01 on
+MIN_EXERCISES = 3  # per notebook
+MIN_INSTRUCTOR_NOTES = 3  # per notebook
+COLAB_FORM_TITLE = "# @title Solution (double-click to show)"
 
 
 def _cells(nb):
@@ -26,6 +29,7 @@ def _cells(nb):
             c.source.strip(),
             sorted(c.metadata.get("tags", [])),
             bool(c.metadata.get("jupyter", {}).get("source_hidden", False)),
+            c.metadata.get("cellView"),
         )
         for c in nb.cells
     ]
@@ -84,6 +88,39 @@ def test_template(path):
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_time_line_splits_teaching_and_exercises(path):
+    title = nbformat.read(path, as_version=4).cells[0].source
+    assert TIME_LINE.search(title), (
+        f"{path.name}: the title cell needs '**Time:** about N minutes (T teaching, E exercises).'"
+    )
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_instructor_notes(path):
+    notes = [
+        c
+        for c in nbformat.read(path, as_version=4).cells
+        if "instructor" in c.metadata.get("tags", [])
+    ]
+    assert len(notes) >= MIN_INSTRUCTOR_NOTES, f"{path.name} has {len(notes)} instructor notes"
+    for note in notes:
+        assert note.cell_type == "markdown" and note.source.startswith("**Instructor note: "), (
+            f"{path.name}: an instructor cell is markdown starting with '**Instructor note: '"
+        )
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_no_cell_is_meant_to_raise(path):
+    """Colab has no cell tags and stops "Run all" at an error: show errors with ah.expect_error."""
+    tagged = [
+        i
+        for i, c in enumerate(nbformat.read(path, as_version=4).cells)
+        if "raises-exception" in c.metadata.get("tags", [])
+    ]
+    assert not tagged, f"{path.name}: cells {tagged} are tagged raises-exception"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
 def test_opening_cells(path):
     code = _code(nbformat.read(path, as_version=4))
     colab, params, setup = code[0], code[1], code[2]
@@ -99,12 +136,16 @@ def test_opening_cells(path):
 def test_exercises_are_hidden_checked_and_stubbable(path):
     code = _code(nbformat.read(path, as_version=4))
     solutions = [i for i, c in enumerate(code) if is_solution(c)]
-    if path.stem != "00_welcome":
-        assert len(solutions) >= MIN_EXERCISES, f"{path.name} has {len(solutions)} exercises"
+    assert len(solutions) >= MIN_EXERCISES, f"{path.name} has {len(solutions)} exercises"
     for i in solutions:
         cell = code[i]
         assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, (
             f"solution cell {i} is not hidden"
+        )
+        assert cell.metadata.get("cellView") == "form", f"solution cell {i}: no Colab form"
+        assert cell.source.startswith(COLAB_FORM_TITLE + "\n"), (
+            f"solution cell {i} does not start with {COLAB_FORM_TITLE!r} (Colab hides the code "
+            "of a form cell behind its title)"
         )
         assert i + 1 < len(code) and "ah.check(" in code[i + 1].source, (
             f"solution cell {i} has no check after it"

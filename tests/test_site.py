@@ -53,6 +53,19 @@ def _notebook(number: str, title: str, minutes: int, figure: bool = True):
     ]
     nb.cells.append(code)
     nb.cells.append(
+        nbformat.v4.new_markdown_cell(
+            f"**Instructor note: pacing.** Ask about `note_{number}_term` first.",
+            metadata={"tags": ["instructor"]},
+        )
+    )
+    nb.cells.append(
+        nbformat.v4.new_markdown_cell(
+            f"**Quick reference: Table {number}.**\n\n| call | gives |\n|---|---|\n| `f{number}` | 1 |",
+            metadata={"tags": ["quickref"]},
+        )
+    )
+    nb.cells.append(nbformat.v4.new_code_cell("assert 1"))
+    nb.cells.append(
         nbformat.v4.new_markdown_cell(f"## Exercise {number}.1\n\nUse `unique_{number}_term`.")
     )
     solution = nbformat.v4.new_code_cell("answer = 42", metadata={"tags": ["solution"]})
@@ -72,8 +85,11 @@ def test_site_copy_maps_tags_inserts_the_banner_and_leaves_the_original():
     nb = _notebook("03", "Devices", 25)
     copy = site_copy(nb, "BANNER")
     assert [c.source for c in copy.cells][1] == "BANNER"
-    assert copy.cells[4].metadata.tags == ["solution", "hide-input"]
-    assert nb.cells[3].metadata.tags == ["solution"] and len(nb.cells) == len(copy.cells) - 1
+    solution = next(i for i, c in enumerate(nb.cells) if "solution" in c.metadata.get("tags", []))
+    assert copy.cells[solution + 1].metadata.tags == ["solution", "hide-input"]
+    assert nb.cells[solution].metadata.tags == ["solution"] and len(nb.cells) == len(copy.cells) - 1
+    note = next(c for c in copy.cells if "instructor" in c.metadata.get("tags", []))
+    assert note.source.startswith("```{raw} html") and "<details" in note.source
     nbformat.validate(copy)
 
 
@@ -143,11 +159,20 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
     assert "JAX 0.12.0" in page and "colab.research.google.com" in page
     assert (site / "_downloads").exists() and list((site / "_images").glob("*.png"))
     assert "probe-cell" in (site / "machine.html").read_text()
+    # Instructor notes are collapsed; the quick reference is a page made from the tagged tables.
+    assert re.search(r'<details class="aurora-instructor"><summary>Instructor note</summary>', page)
+    assert "<code>note_01_term</code>" in page
+    quickref = (site / "quickref.html").read_text()
+    assert "Table 00" in quickref and "Table 01" in quickref and "<table" in quickref
+    assert "quickref.html" in landing and not (site / "schedule.html").exists()
     assert (tmp_path / "site-src-work" / "warnings.txt").read_text() == ""
     assert (site / "searchindex.js").exists()
     # The executed notebooks are read, never changed.
-    assert nbformat.read(tmp_path / "notebooks" / "00_welcome.ipynb", 4).cells[3].metadata.tags == [
-        "solution"
+    cells = nbformat.read(tmp_path / "notebooks" / "00_welcome.ipynb", 4).cells
+    assert [c.metadata.get("tags") for c in cells if c.metadata.get("tags")] == [
+        ["instructor"],
+        ["quickref"],
+        ["solution"],
     ]
     # Docutils keeps its registrations for the whole process: a second build here (as after
     # `aurora run` in the same process) must be as clean as the first.

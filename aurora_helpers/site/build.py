@@ -21,6 +21,10 @@ from .pages import (
 )
 from .tags import TAG_BEHAVIOUR, site_copy
 
+#: Pages made from what the notebooks say: the quick reference and the workshop schedules.
+QUICKREF_PAGE = "quickref"
+SCHEDULE_PAGE = "schedule"
+
 _STATIC = Path(__file__).with_name("_static")
 
 
@@ -75,11 +79,16 @@ def write_sources(
     """
     import nbformat
 
+    from ..quickref import as_myst, entries_of
+    from ..schedule import NotebookTime, ScheduleError, notebook_time, render_schedule
+
     if source_dir.exists():
         shutil.rmtree(source_dir)
     source_dir.mkdir(parents=True)
     shutil.copytree(_STATIC, source_dir / "_static")
     pages = []
+    references = []
+    times: dict[str, NotebookTime] = {}
     for run in runs:
         output = Path(_field(run, "output"))
         if not output.exists():
@@ -99,10 +108,27 @@ def write_sources(
         )
         nbformat.write(site_copy(nb, banner(page), tag_table), source_dir / output.name)
         pages.append(page)
+        references += entries_of(nb, output.name)
+        try:
+            found = notebook_time(nb, output.name)
+            times[found.number] = found
+        except ScheduleError:
+            pass  # a notebook without the time line: no schedule page (the tests require it)
     if not pages:
         raise SiteBuildError("no executed notebooks to build the site from")
     (source_dir / "conf.py").write_text(_conf_py(sphinx_config()), encoding="utf-8")
-    (source_dir / "index.md").write_text(landing_page(pages), encoding="utf-8")
+    extra = []
+    if references:
+        (source_dir / f"{QUICKREF_PAGE}.md").write_text(as_myst(references), encoding="utf-8")
+        extra.append(QUICKREF_PAGE)
+    try:
+        schedule = render_schedule(times)
+    except ScheduleError:
+        schedule = None  # only some notebooks ran (aurora run --only): no complete schedule
+    if schedule is not None:
+        (source_dir / f"{SCHEDULE_PAGE}.md").write_text(schedule, encoding="utf-8")
+        extra.append(SCHEDULE_PAGE)
+    (source_dir / "index.md").write_text(landing_page(pages, extra), encoding="utf-8")
     (source_dir / f"{PROBE_PAGE}.md").write_text(probe_page(probe_html), encoding="utf-8")
     return pages
 

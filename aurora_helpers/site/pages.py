@@ -84,8 +84,11 @@ def banner(page: PageInfo) -> str:
     )
 
 
-def landing_page(pages: Sequence[PageInfo]) -> str:
-    """``index.md``: what the course is, the course map, how to run it, and the toctree."""
+def landing_page(pages: Sequence[PageInfo], extra: Sequence[str] = ()) -> str:
+    """``index.md``: what the course is, the course map, how to run it, and the toctree.
+
+    ``extra`` names further pages (the quick reference, the schedules) listed after the notebooks.
+    """
     rows = []
     for p in pages:
         minutes = f"{p.minutes} min" if p.minutes is not None else "?"
@@ -93,7 +96,9 @@ def landing_page(pages: Sequence[PageInfo]) -> str:
             f"| {{doc}}`{_escape(p.title)} <{p.name}>` | {minutes} | {p.status} | {p.seconds:.1f} s |"
         )
     total = sum(p.minutes or 0 for p in pages)
-    toc = "\n".join(p.name for p in pages)
+    toc = "\n".join([p.name for p in pages] + list(extra))
+    more = "".join(f"- {{doc}}`{name}`\n" for name in extra)
+    more = f"\n## For the classroom\n\n{more}" if extra else ""
     repo = f"https://github.com/{REPOSITORY_SLUG}"
     return f"""# Project Aurora: JAX data, devices and sharding
 
@@ -119,8 +124,9 @@ The machine these pages ran on is described on {{doc}}`the machine page <{PROBE_
 - **The whole course from the command line:** `make run` executes every notebook into `build/`
   and builds this site in `build/site/`; `make test` checks everything.
 
-Solutions to the exercises are collapsed: click a solution's toggle to open it.
-
+Solutions to the exercises are collapsed: click a solution's toggle to open it. Notes for
+instructors are collapsed too ("Instructor note").
+{more}
 ```{{toctree}}
 :hidden:
 :maxdepth: 1

@@ -34,6 +34,25 @@ def site_tags(tags: list[str], table: Mapping[str, tuple[str, ...]] = TAG_BEHAVI
     return out
 
 
+#: Markdown cells with this tag are notes for instructors: the site shows them collapsed.
+INSTRUCTOR_TAG = "instructor"
+
+
+def collapsed_note(markdown: str, summary: str = "Instructor note") -> str:
+    """``markdown`` as a closed ``<details>`` block (raw HTML, so no Sphinx extension is needed)."""
+    import html
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown).strip()
+    return (
+        "```{raw} html\n"
+        f'<details class="aurora-instructor"><summary>{html.escape(summary)}</summary>\n'
+        f"{body}\n</details>\n"
+        "```\n"
+    )
+
+
 def site_copy(
     nb: Any,
     banner: str | None = None,
@@ -41,7 +60,8 @@ def site_copy(
 ) -> Any:
     """A copy of an executed notebook for the site: tags mapped by ``table``, ``banner`` inserted.
 
-    Outputs lose their machine-only MIME types (:data:`MACHINE_MIME_PREFIX`).
+    Outputs lose their machine-only MIME types (:data:`MACHINE_MIME_PREFIX`); markdown cells
+    tagged ``instructor`` become collapsed "Instructor note" blocks.
 
         ``banner`` (MyST markdown) becomes a new markdown cell right after the first markdown cell
         (the title cell), or the first cell when the notebook has no markdown. ``nb`` is not changed.
@@ -51,6 +71,8 @@ def site_copy(
     out = copy.deepcopy(nb)
     for cell in out.cells:
         tags = cell.get("metadata", {}).get("tags", [])
+        if cell.get("cell_type") == "markdown" and INSTRUCTOR_TAG in tags:
+            cell.source = collapsed_note(cell.source)
         mapped = site_tags(list(tags), table)
         if mapped != list(tags):
             cell.setdefault("metadata", {})["tags"] = mapped

@@ -1,0 +1,215 @@
+"""Requirements on *how* an exercise answer computes, for ``ah.check(..., route=[...])``.
+
+A right value can come from the wrong route: a hard-coded array, a NumPy detour, ``jnp.mean`` on
+the global array where the lesson is ``psum`` inside ``shard_map``. Each factory here returns a
+route check: a function ``(answer, args, kwargs) -> problems`` that :func:`~aurora_helpers.check`
+calls with the learner's function and the first call's arguments. An empty list means the route
+is right. Messages name the idea the exercise teaches, never the code that answers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jax
+
+from .exercises import RouteCheck
+
+#: Names a primitive has had across the supported JAX releases (``psum`` inside ``shard_map`` is
+#: ``psum_invariant`` in recent releases; a nested ``jit`` is ``pjit`` in older ones).
+PRIMITIVE_ALIASES: Mapping[str, frozenset[str]] = {
+    "psum": frozenset({"psum", "psum2", "psum_invariant"}),
+    "jit": frozenset({"jit", "pjit"}),
+    "pjit": frozenset({"jit", "pjit"}),
+    "all_gather": frozenset({"all_gather", "all_gather_invariant"}),
+    "pvary": frozenset({"pvary", "pcast"}),
+    "pcast": frozenset({"pvary", "pcast"}),
+    "loop": frozenset({"while", "scan"}),
+}
+
+
+def _names(primitive: str) -> frozenset[str]:
+    return PRIMITIVE_ALIASES.get(primitive, frozenset({primitive}))
+
+
+def _trace_counts(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from .jaxpr_inspect import primitive_counts
+
+    return primitive_counts(fn, *args, **kwargs)
+
+
+def _untraceable(err: Exception) -> list[str]:
+    return [
+        "JAX cannot trace your function (" + str(err).splitlines()[0][:200] + "); compute with "
+        "JAX operations on the arguments, not with NumPy or Python values taken out of them"
+    ]
+
+
+def uses(*primitives: str, why: str = "") -> RouteCheck:
+    """The traced program (nested ``jit``/``shard_map``/loop bodies included) contains each primitive.
+
+    Names are as ``jax.make_jaxpr`` prints them (``"shard_map"``, ``"ppermute"``, ``"psum"``,
+    ``"all_gather"``, ``"reduce_scatter"``, ``"scatter-add"``, ``"while"``); ``"loop"`` accepts a
+    ``while`` or a ``scan``. ``why`` ends the message (what the exercise practises).
+    """
+    if not primitives:
+        raise ValueError("uses() needs at least one primitive name, e.g. uses('psum')")
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        try:
+            counts = _trace_counts(fn, args, kwargs)
+        except (TypeError, jax.errors.ConcretizationTypeError) as err:
+            return _untraceable(err)
+        missing = [p for p in primitives if not any(counts.get(n, 0) for n in _names(p))]
+        if not missing:
+            return []
+        tail = f" ({why})" if why else ""
+        return [f"your function's traced program has no {', '.join(missing)}{tail}"]
+
+    return requirement
+
+
+def avoids(*primitives: str, why: str = "") -> RouteCheck:
+    """The traced program contains none of these primitives (the shortcut the lesson replaces)."""
+    if not primitives:
+        raise ValueError("avoids() needs at least one primitive name, e.g. avoids('while')")
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        try:
+            counts = _trace_counts(fn, args, kwargs)
+        except (TypeError, jax.errors.ConcretizationTypeError) as err:
+            return _untraceable(err)
+        found = [p for p in primitives if any(counts.get(n, 0) for n in _names(p))]
+        if not found:
+            return []
+        tail = f" ({why})" if why else ""
+        return [f"your function's traced program uses {', '.join(found)}{tail}"]
+
+    return requirement
+
+
+def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
+    """The compiled program's collectives (those that move data) are exactly ``expected``.
+
+    ``expected`` maps HLO collective names (``"all-reduce"``, ``"all-gather"``,
+    ``"reduce-scatter"``, ``"all-to-all"``, ``"collective-permute"``) to counts; leave out the
+    zeros. ``{}`` means "no communication at all".
+    """
+    want = {k: int(v) for k, v in expected.items() if v}
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        from .collectives import count_collectives
+
+        got = count_collectives(fn, *args, **kwargs).as_dict(nonzero=True)
+        if got == want:
+            return []
+        tail = f" ({why})" if why else ""
+        said = ", ".join(f"{v} {k}" for k, v in sorted(got.items())) or "no collectives"
+        wanted = ", ".join(f"{v} {k}" for k, v in sorted(want.items())) or "no collectives"
+        return [f"your compiled program has {said}; this exercise expects {wanted}{tail}"]
+
+    return requirement
+
+
+def compiles_once(calls: int = 3) -> RouteCheck:
+    """Calling the answer ``calls`` times with the same arguments compiles at most one program."""
+    if calls < 2:
+        raise ValueError(f"compiles_once(calls={calls}): use at least 2 calls to see a recompile")
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        from .compiles import count_compilations
+
+        jax.block_until_ready(fn(*args, **kwargs))  # whatever the first call compiles is allowed
+        with count_compilations() as compiled:
+            for _ in range(calls):
+                jax.block_until_ready(fn(*args, **kwargs))
+        if compiled.count == 0:
+            return []
+        return [
+            f"calling your function again with the same inputs compiled {compiled.count} more "
+            "program(s): something changes between calls (a new jit each time, or a value that "
+            "should be static)"
+        ]
+
+    return requirement
+
+
+def jitted() -> RouteCheck:
+    """The answer is a function transformed by ``jax.jit`` (it can be lowered)."""
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        if callable(getattr(fn, "lower", None)):
+            return []
+        return ["your function is not a jit-compiled function (it has no .lower)"]
+
+    return requirement
+
+
+def donates(*argnums: int) -> RouteCheck:
+    """After one call on fresh copies of the arguments, the inputs at ``argnums`` were donated."""
+    if not argnums:
+        raise ValueError("donates() needs the positions of the donated arguments, e.g. donates(0)")
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        fresh = [
+            jax.device_put(jax.numpy.array(a, copy=True), a.sharding)
+            if isinstance(a, jax.Array)
+            else a
+            for a in args
+        ]
+        jax.block_until_ready(fn(*fresh, **kwargs))
+        kept = [
+            i for i in argnums if not (isinstance(fresh[i], jax.Array) and fresh[i].is_deleted())
+        ]
+        if not kept:
+            return []
+        return [f"argument(s) {kept} were not donated: their buffers still exist after the call"]
+
+    return requirement
+
+
+def returns_sharding(
+    spec_or_sharding: jax.sharding.PartitionSpec | jax.sharding.Sharding,
+    mesh: jax.sharding.Mesh | None = None,
+) -> RouteCheck:
+    """The answer returns a ``jax.Array`` laid out like ``spec_or_sharding``.
+
+    Give a ``Sharding``, or a ``PartitionSpec`` and the ``mesh`` it refers to.
+    """
+    if isinstance(spec_or_sharding, jax.sharding.PartitionSpec):
+        if mesh is None:
+            raise ValueError("returns_sharding(P(...)) needs the mesh the spec refers to")
+        want: jax.sharding.Sharding = jax.sharding.NamedSharding(mesh, spec_or_sharding)
+    else:
+        want = spec_or_sharding
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        out = fn(*args, **kwargs)
+        if not isinstance(out, jax.Array):
+            return [f"your function returns a {type(out).__name__}, not a jax.Array on devices"]
+        if out.sharding.is_equivalent_to(want, out.ndim):
+            return []
+        spec = getattr(out.sharding, "spec", None)
+        shown = f"spec {spec}" if spec is not None else type(out.sharding).__name__
+        wanted = getattr(want, "spec", type(want).__name__)
+        return [
+            f"your result is laid out as {shown} over {len(out.sharding.device_set)} device(s); "
+            f"the exercise asks for {wanted} over {len(want.device_set)}"
+        ]
+
+    return requirement

@@ -1,0 +1,99 @@
+"""Route checks see how an answer computes: the lesson's primitives, collectives, compiles, donation."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+import aurora_helpers as ah
+
+
+@pytest.fixture(scope="module")
+def ring():
+    n = min(4, len(jax.devices()))
+    mesh = jax.make_mesh((n,), ("i",))
+    x = jax.device_put(jnp.arange(8.0 * n).reshape(2 * n, 4), NamedSharding(mesh, P("i")))
+    return mesh, x
+
+
+def _psum_mean(mesh):
+    def f(a):
+        def local(b):
+            return jax.lax.psum(b.sum(0), "i") / (b.shape[0] * jax.lax.axis_size("i"))
+
+        return jax.shard_map(local, mesh=mesh, in_specs=P("i"), out_specs=P())(a)
+
+    return f
+
+
+def test_uses_and_avoids(ring):
+    mesh, x = ring
+    good, shortcut = _psum_mean(mesh), (lambda a: jnp.mean(a, 0))
+    assert ah.uses("shard_map", "psum")(good, (x,), {}) == []
+    problems = ah.uses("shard_map", "psum", why="sum across devices")(shortcut, (x,), {})
+    assert problems and "shard_map, psum" in problems[0] and "sum across devices" in problems[0]
+    assert ah.avoids("while")(good, (x,), {}) == []
+    loop = lambda a: jax.lax.fori_loop(0, a.shape[0], lambda i, c: c + a[i], jnp.zeros(4))  # noqa: E731
+    plain = jnp.ones((3, 4))
+    assert ah.avoids("loop")(loop, (plain,), {})
+    assert ah.uses("loop")(loop, (plain,), {}) == []
+
+
+def test_a_numpy_detour_cannot_be_traced(ring):
+    _, x = ring
+    problems = ah.uses("psum")(lambda a: np.asarray(a).mean(0), (x,), {})
+    assert problems and "cannot trace" in problems[0]
+
+
+def test_compiled_collectives(ring):
+    mesh, x = ring
+    n = mesh.shape["i"]
+    want = {"all-reduce": 1} if n > 1 else {}
+    assert ah.compiled_collectives(want)(_psum_mean(mesh), (x,), {}) == []
+    if n > 1:
+        problems = ah.compiled_collectives({"all-gather": 1})(_psum_mean(mesh), (x,), {})
+        assert "1 all-reduce" in problems[0] and "expects 1 all-gather" in problems[0]
+
+
+def test_compiles_once():
+    stable = jax.jit(lambda a: a * 2)
+    assert ah.compiles_once()(stable, (jnp.ones(3),), {}) == []
+
+    def rejits(a):
+        return jax.jit(lambda b: b * 2)(a)  # a new function object each call: a new compile
+
+    assert ah.compiles_once()(rejits, (jnp.ones(3),), {})
+    with pytest.raises(ValueError):
+        ah.compiles_once(calls=1)
+
+
+def test_jitted_and_donates():
+    f = jax.jit(lambda a: a + 1, donate_argnums=0)
+    assert ah.jitted()(f, (jnp.ones(3),), {}) == []
+    assert ah.jitted()(lambda a: a + 1, (jnp.ones(3),), {})
+    x = jnp.ones(3)
+    assert ah.donates(0)(f, (x,), {}) == [] and not x.is_deleted()  # copies, not the caller's
+    assert ah.donates(0)(jax.jit(lambda a: a + 1), (x,), {})
+
+
+def test_returns_sharding(ring):
+    mesh, x = ring
+    assert ah.returns_sharding(P("i"), mesh)(lambda a: a * 2, (x,), {}) == []
+    problems = ah.returns_sharding(P("i"), mesh)(lambda a: np.asarray(a), (x,), {})
+    assert "not a jax.Array" in problems[0]
+    if mesh.shape["i"] > 1:
+        replicated = lambda a: jax.device_put(a, NamedSharding(mesh, P()))  # noqa: E731
+        assert ah.returns_sharding(P("i"), mesh)(replicated, (x,), {})
+    with pytest.raises(ValueError):
+        ah.returns_sharding(P("i"))
+
+
+def test_check_with_route_end_to_end(ring):
+    mesh, x = ring
+    expected = np.asarray(x).mean(0)
+    route = [ah.uses("shard_map", "psum")]
+    assert ah.check("r.1", _psum_mean(mesh), args=(x,), expected=expected, route=route).solved
+    wrong = ah.check("r.1", lambda a: jnp.mean(a, 0), args=(x,), expected=expected, route=route)
+    assert wrong.wrong and "shard_map" in wrong.detail
