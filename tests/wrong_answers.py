@@ -119,16 +119,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     "06.3": {
         "hard-coded product": "def project(h, w):\n    return projected_expected",
-        "reshard both operands first (all-gathers)": (
+        "reshard both operands first (gathers)": (
             "def project(h, w):\n"
-            "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P())"
+            "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))"
         ),
         "NumPy product placed afterwards": (
             "def project(h, w):\n"
             "    return jax.device_put(np.asarray(h) @ np.asarray(w),\n"
-            "                          NamedSharding(mesh, P('data', None)))"
+            "                          NamedSharding(mesh, P('data', 'model')))"
         ),
-        "replicated result": "def project(h, w):\n    return jnp.matmul(h, w, out_sharding=P())",
+        "summed into whole rows (the fix shown above, not the layout asked for)": (
+            "def project(h, w):\n    return jnp.matmul(h, w, out_sharding=P('data', None))"
+        ),
     },
     "06.4": {
         "device_put of the whole array": (
