@@ -373,8 +373,141 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     # --- end 04 ---
     # --- 05 --- (only notebook 05's engineer edits between these markers)
+    "05.1": {
+        "hard-coded figure": "def honest_time(f, x, repeats=7):\n    return 0.004",
+        "first call timed with the others": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "output not waited for": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        f(x)\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "ah.benchmark instead of a timer of one's own": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    return ah.benchmark(f, x, min_repeats=repeats, budget_s=0.01).median"
+        ),
+    },
+    "05.2": {
+        "hard-coded figures of the example": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 0.25 if op == 'f' else 1024 / 6\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return op == 'f'"
+        ),
+        "inputs counted, output not": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (4 * size) if op == 'f' else 2 * size**3 / (8 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "elements, not bytes": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (2 * size) if op == 'f' else 2 * size**3 / (3 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "the ridge ignored (elementwise always memory-bound)": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 0.25 if op == 'f' else size / 6\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return op == 'f'"
+        ),
+    },
+    "05.3": {
+        "jnp.sqrt, no iteration": "def newton_sqrt(a, steps):\n    return jnp.sqrt(a)",
+        "hard-coded result of the example": (
+            "def newton_sqrt(a, steps):\n    return jnp.asarray(np.sqrt(squares))"
+        ),
+        "a Python loop over range(steps)": (
+            "def newton_sqrt(a, steps):\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for _ in range(steps):\n"
+            "        x = 0.5 * (x + a / x)\n"
+            "    return x"
+        ),
+        "iterates until converged, not `steps` times": (
+            "def newton_sqrt(a, steps):\n"
+            "    def far(x):\n"
+            "        return jnp.any(jnp.abs(x * x - a) > 1e-6 * a)\n"
+            "    return lax.while_loop(far, lambda x: 0.5 * (x + a / x), jnp.ones_like(a))"
+        ),
+    },
     # --- end 05 ---
     # --- 06 --- (only notebook 06's engineer edits between these markers)
+    "06.1": {
+        "hard-coded axis names": "def column_strips(mesh):\n    return P(None, ('data', 'model'))",
+        "columns over the first axis only": (
+            "def column_strips(mesh):\n    return P(None, mesh.axis_names[0])"
+        ),
+        "rows split instead of columns": (
+            "def column_strips(mesh):\n    return P(tuple(mesh.axis_names), None)"
+        ),
+        "minor axis first": (
+            "def column_strips(mesh):\n    return P(None, tuple(reversed(mesh.axis_names)))"
+        ),
+    },
+    "06.2": {
+        "hard-coded spec of the example": (
+            "def weight_spec(x_spec, out_spec):\n    return P(None, 'model')"
+        ),
+        "the output's spec copied onto the weight": (
+            "def weight_spec(x_spec, out_spec):\n    return out_spec"
+        ),
+        "weight replicated": "def weight_spec(x_spec, out_spec):\n    return P()",
+    },
+    "06.3": {
+        "hard-coded product": "def project(h, w):\n    return projected_expected",
+        "reshard both operands first (gathers)": (
+            "def project(h, w):\n"
+            "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))"
+        ),
+        "NumPy product placed afterwards": (
+            "def project(h, w):\n"
+            "    return jax.device_put(np.asarray(h) @ np.asarray(w),\n"
+            "                          NamedSharding(mesh, P('data', 'model')))"
+        ),
+        "summed into whole rows (the fix shown above, not the layout asked for)": (
+            "def project(h, w):\n    return jnp.matmul(h, w, out_sharding=P('data', None))"
+        ),
+    },
+    "06.4": {
+        "device_put of the whole array": (
+            "def coordinates(shape, sharding):\n"
+            "    i, j = np.indices(shape)\n"
+            "    return jax.device_put((1000 * i + j).astype(np.int32), sharding)"
+        ),
+        "blocks cut from a whole array": (
+            "def coordinates(shape, sharding):\n"
+            "    i, j = np.indices(shape)\n"
+            "    whole = (1000 * i + j).astype(np.int32)\n"
+            "    return jax.make_array_from_callback(shape, sharding, lambda index: whole[index])"
+        ),
+        "start and stop read directly (an unsplit axis has none)": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i = np.arange(index[0].start, index[0].stop)[:, None]\n"
+            "        j = np.arange(index[1].start, index[1].stop)[None, :]\n"
+            "        return (1000 * i + j).astype(np.int32)\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
+        "hard-coded array of the example": (
+            "def coordinates(shape, sharding):\n"
+            "    i, j = np.indices((rows, cols))\n"
+            "    return jax.device_put((1000 * i + j).astype(np.int32), coords_sharding)"
+        ),
+    },
     # --- end 06 ---
     # --- 07 --- (only notebook 07's engineer edits between these markers)
     "07.1": {
