@@ -29,6 +29,76 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 07 --- (only notebook 07's engineer edits between these markers)
     # --- end 07 ---
     # --- 08 --- (only notebook 08's engineer edits between these markers)
+    "08.1": {
+        "hard-coded zeros (the mean the data is drawn around)": (
+            "def global_feature_means(local_rows):\n"
+            "    import numpy as np\n"
+            "    return np.zeros(local_rows.shape[1], np.float32)"
+        ),
+        "this process's rows only": (
+            "def global_feature_means(local_rows):\n"
+            "    import jax.numpy as jnp\n"
+            "    return jnp.mean(local_rows, axis=0)"
+        ),
+        "NumPy mean of rows gathered with process_allgather": (
+            "def global_feature_means(local_rows):\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    return multihost_utils.process_allgather(local_rows, tiled=True).mean(axis=0)"
+        ),
+        "global array gathered back to the host, then NumPy": (
+            "def global_feature_means(local_rows):\n"
+            "    import jax\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
+            "    data = jax.make_array_from_process_local_data(\n"
+            "        NamedSharding(mesh, P('data')), local_rows)\n"
+            "    return multihost_utils.process_allgather(data, tiled=True).mean(axis=0)"
+        ),
+    },
+    "08.2": {
+        "hard-coded zeros": (
+            "def uneven_mean(local_rows):\n"
+            "    import numpy as np\n"
+            "    return np.zeros(local_rows.shape[1], np.float32)"
+        ),
+        "this process's mean only": (
+            "def uneven_mean(local_rows):\n    return local_rows.mean(axis=0)"
+        ),
+        "the mean of the processes' means": (
+            "def uneven_mean(local_rows):\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    return multihost_utils.process_allgather(local_rows.mean(axis=0)).mean(axis=0)"
+        ),
+    },
+    "08.3": {
+        "hard-coded identity order": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    return np.arange(n, dtype=np.int32)"
+        ),
+        "each process keeps its own draw": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    return np.random.default_rng(my_seed).permutation(n).astype(np.int32)"
+        ),
+        "everyone's draws gathered, rank 0's row kept (no broadcast)": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n"
+            "    order = multihost_utils.process_allgather(mine)[0]\n"
+            "    multihost_utils.assert_equal(order, 'disagree')\n"
+            "    return order"
+        ),
+        "broadcast, but agreement never confirmed": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n"
+            "    return np.asarray(multihost_utils.broadcast_one_to_all(mine))"
+        ),
+    },
     # --- end 08 ---
     # --- 09 --- (only notebook 09's engineer edits between these markers)
     "09.1": {
