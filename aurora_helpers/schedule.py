@@ -120,15 +120,17 @@ class PathPlan:
 PATHS: tuple[PathPlan, ...] = (
     PathPlan(
         "3-hour workshop",
-        "engineers who know NumPy and have used jax.jit; the core of sharding in one afternoon",
-        prework=("00", "01", "02"),
-        days=(DayPlan("The afternoon", ("03", "04", "06", "07"), 180, start="13:30"),),
+        "engineers who have used jax.jit; placement and sharding in one afternoon, with arrays, "
+        "transformations and devices done beforehand",
+        prework=("00", "01", "02", "03"),
+        days=(DayPlan("The afternoon", ("04", "06", "07"), 180, start="13:30"),),
     ),
     PathPlan(
         "6-hour workshop",
-        "a one-day course from arrays to shard_map; 08, 09 and A1 are follow-up reading",
-        prework=("00",),
-        days=(DayPlan("The day", ("01", "02", "03", "04", "05", "06", "07"), 360, lunch=True),),
+        "a one-day course from transformations to shard_map; 05 (async dispatch and measuring), "
+        "08, 09 and A1 are follow-up work",
+        prework=("00", "01"),
+        days=(DayPlan("The day", ("02", "03", "04", "06", "07"), 360, lunch=True),),
     ),
     PathPlan(
         "Two-day course",

@@ -146,7 +146,7 @@ def test_instructor_cells_neither_hide_nor_leak_answers():
 # Notebooks whose student copies still leak on this branch (their owners fix them in parallel).
 # The integrator empties this set after merging; a notebook that no longer leaks fails here
 # (strict xfail) until it is removed from the set.
-KNOWN_LEAKS = {"05_async", "A1_custom_kernels"}
+KNOWN_LEAKS: set[str] = set()
 
 
 @pytest.mark.parametrize(

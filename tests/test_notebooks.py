@@ -121,13 +121,12 @@ def test_no_cell_is_meant_to_raise(path):
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)
-def test_opening_cells(path, retargeted_checkout):
+def test_opening_cells(path):
     code = _code(nbformat.read(path, as_version=4))
     colab, params, setup = code[0], code[1], code[2]
     assert '"google.colab" in sys.modules' in colab.source
-    # The install target is what `aurora retarget` writes (tests/test_retarget.py checks the rest).
-    retargeted = _code(nbformat.read(retargeted_checkout / "notebooks" / path.name, as_version=4))
-    assert pip_install_target() in retargeted[0].source
+    # The install target is the one `aurora retarget` writes (tests/test_retarget.py checks the rest).
+    assert pip_install_target() in colab.source
     assert params.metadata.get("tags") == ["parameters"]
     assert "import aurora_helpers as ah" in setup.source and "ah.setup_notebook()" in setup.source
     assert not re.search(r"^\s*import jax|jnp\.|jax\.", params.source + colab.source, re.M), (

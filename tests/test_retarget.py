@@ -163,16 +163,7 @@ def test_the_ref_is_this_release():
     )
 
 
-def test_this_checkout_outside_the_notebooks_is_retargeted():
-    stale = [p for p in retarget(ROOT, write=False) if p.parent != NOTEBOOKS]
-    assert stale == [], f"run `aurora retarget`: {stale}"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the notebooks' Colab cells change only through `aurora retarget`, which the "
-    "integrator runs after merging; then delete this mark",
-)
-def test_this_checkouts_notebooks_are_retargeted():
-    stale = [p.name for p in retarget(ROOT, write=False) if p.parent == NOTEBOOKS]
+def test_this_checkout_is_retargeted():
+    """Every install cell, Colab link and slug mention agrees with aurora_helpers/course.py."""
+    stale = [str(p.relative_to(ROOT)) for p in retarget(ROOT, write=False)]
     assert stale == [], f"run `aurora retarget`: {stale}"

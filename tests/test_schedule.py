@@ -1,5 +1,7 @@
 """Schedules come from the notebooks' time lines, fit their days, and SCHEDULE.md stays current."""
 
+import re
+
 import nbformat
 import pytest
 
@@ -84,3 +86,17 @@ def test_schedule_md_matches_the_notebooks(capsys):
         ["schedule", "--notebooks", str(NOTEBOOKS), "--file", str(ROOT / "SCHEDULE.md"), "--check"]
     )
     assert status == 0, capsys.readouterr().err
+
+
+def test_the_readme_table_gives_each_notebooks_minutes():
+    from aurora_helpers.schedule import read_course_times
+
+    times = read_course_times(NOTEBOOKS)
+    rows = re.findall(
+        r"^\| ([0-9A-Z]\d) \|.*\| (\d+) min \|", (ROOT / "README.md").read_text(), re.M
+    )
+    assert sorted(number for number, _ in rows) == sorted(times), "README lists other notebooks"
+    wrong = {n: (int(m), times[n].total) for n, m in rows if int(m) != times[n].total}
+    assert not wrong, (
+        f"README minutes differ from the notebooks' time lines (README, notebook): {wrong}"
+    )
