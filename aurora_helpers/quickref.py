@@ -115,18 +115,20 @@ def as_myst(entries: Sequence[QuickrefEntry]) -> str:
 
 
 _CSS = """
-@page { size: A4 landscape; margin: 9mm; }
-body { font: 8.6pt/1.25 system-ui, sans-serif; color: #111; margin: 0; }
-h1 { font-size: 13pt; margin: 0 0 4pt; }
-.intro { color: #555; margin: 0 0 6pt; }
-main { column-count: 2; column-gap: 8mm; }
-section { break-inside: avoid; margin: 0 0 7pt; }
-h2 { font-size: 10pt; margin: 0 0 2pt; color: #0b4f8a; }
-.from { color: #666; font-size: 7.5pt; margin: 0 0 2pt; }
+@page { size: A4 landscape; margin: 6mm; }
+body { font: 6.8pt/1.2 system-ui, sans-serif; color: #111; margin: 0; }
+header { display: flex; align-items: baseline; gap: 10pt; margin: 0 0 3pt; }
+h1 { font-size: 11pt; margin: 0; }
+.intro { color: #555; margin: 0; }
+main { column-count: 3; column-gap: 5mm; }
+section { break-inside: avoid; margin: 0 0 5pt; }
+h2 { font-size: 8.5pt; margin: 0 0 1pt; color: #0b4f8a; }
+h2 .from { color: #666; font-size: 6.5pt; font-weight: normal; }
+p { margin: 0 0 2pt; }
 table { border-collapse: collapse; width: 100%; }
-th, td { border: 0.5pt solid #bbb; padding: 1.5pt 3pt; text-align: left; vertical-align: top; }
+th, td { border: 0.5pt solid #bbb; padding: 1pt 2pt; text-align: left; vertical-align: top; }
 th { background: #eef3f8; }
-code { font: 7.8pt ui-monospace, monospace; }
+code { font: 6.3pt ui-monospace, monospace; }
 """
 
 
@@ -138,17 +140,24 @@ def as_html(
 
     md = MarkdownIt("commonmark").enable("table")
     sections = "\n".join(
-        f"<section><h2>{html.escape(e.title)}</h2>"
-        f"<p class='from'>from {html.escape(e.notebook_title)}</p>{md.render(e.body)}</section>"
+        f"<section><h2>{md.renderInline(e.title)} <span class='from'>· from "
+        f"{html.escape(e.notebook_title)}</span></h2>{md.render(_tables_and_lead(e.body))}</section>"
         for e in entries
     )
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><p class='intro'>Every table is taken from a course "
-        "notebook, where the next cell checks it against JAX.</p>"
+        f"<header><h1>{html.escape(title)}</h1><p class='intro'>Every table is taken from a "
+        "course notebook, where the next cell checks it against JAX.</p></header>"
         f"<main>{sections}</main></body></html>\n"
     )
+
+
+def _tables_and_lead(body: str) -> str:
+    """``body`` up to its last table row: the prose after it points at notebook cells."""
+    lines = body.rstrip().splitlines()
+    last = max((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), default=-1)
+    return "\n".join(lines[: last + 1])
 
 
 def find_chromium() -> str | None:

@@ -1,6 +1,7 @@
 """The quick reference is taken from checked notebook tables and renders to HTML (and PDF)."""
 
 import os
+import re
 
 import nbformat
 import pytest
@@ -39,6 +40,7 @@ def test_a_tagged_table_followed_by_its_check_is_collected():
     assert entry.body.startswith("| op |")
     page = as_html([entry])
     assert "<table>" in page and "<code>psum</code>" in page and "<script" not in page
+    assert "The next cell" not in page  # prose after the last table points at cells: dropped
     assert "## Collectives" in as_myst([entry])
 
 
@@ -70,4 +72,7 @@ def test_the_pdf_is_printed(tmp_path):
         pytest.skip("needs Chromium to print the PDF (make test-site installs it and runs this)")
     html_path, pdf_path = write_quickref(NOTEBOOKS, tmp_path)
     assert html_path.read_text().count("<section>") >= 4
-    assert pdf_path.read_bytes().startswith(b"%PDF")
+    pdf = pdf_path.read_bytes()
+    assert pdf.startswith(b"%PDF")
+    pages = re.findall(rb"/Type\s*/Page[^s]", pdf)
+    assert len(pages) == 1, f"the quick reference prints on {len(pages)} pages, not one"
