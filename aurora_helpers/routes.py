@@ -46,6 +46,27 @@ def _untraceable(err: Exception) -> list[str]:
     ]
 
 
+def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> RouteCheck:
+    """A route check that each of ``primitives`` is (``want``) or is not in the traced program."""
+    tail = f" ({why})" if why else ""
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        try:
+            counts = _trace_counts(fn, args, kwargs)
+        except (TypeError, jax.errors.ConcretizationTypeError) as err:
+            return _untraceable(err)
+        present = {p: any(counts.get(n, 0) for n in _names(p)) for p in primitives}
+        off = [p for p, here in present.items() if here != want]
+        if not off:
+            return []
+        verb = "has no" if want else "uses"
+        return [f"your function's traced program {verb} {', '.join(off)}{tail}"]
+
+    return requirement
+
+
 def uses(*primitives: str, why: str = "") -> RouteCheck:
     """The traced program (nested ``jit``/``shard_map``/loop bodies included) contains each primitive.
 
@@ -55,42 +76,14 @@ def uses(*primitives: str, why: str = "") -> RouteCheck:
     """
     if not primitives:
         raise ValueError("uses() needs at least one primitive name, e.g. uses('psum')")
-
-    def requirement(
-        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> list[str]:
-        try:
-            counts = _trace_counts(fn, args, kwargs)
-        except (TypeError, jax.errors.ConcretizationTypeError) as err:
-            return _untraceable(err)
-        missing = [p for p in primitives if not any(counts.get(n, 0) for n in _names(p))]
-        if not missing:
-            return []
-        tail = f" ({why})" if why else ""
-        return [f"your function's traced program has no {', '.join(missing)}{tail}"]
-
-    return requirement
+    return _primitive_check(primitives, True, why)
 
 
 def avoids(*primitives: str, why: str = "") -> RouteCheck:
     """The traced program contains none of these primitives (the shortcut the lesson replaces)."""
     if not primitives:
         raise ValueError("avoids() needs at least one primitive name, e.g. avoids('while')")
-
-    def requirement(
-        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> list[str]:
-        try:
-            counts = _trace_counts(fn, args, kwargs)
-        except (TypeError, jax.errors.ConcretizationTypeError) as err:
-            return _untraceable(err)
-        found = [p for p in primitives if any(counts.get(n, 0) for n in _names(p))]
-        if not found:
-            return []
-        tail = f" ({why})" if why else ""
-        return [f"your function's traced program uses {', '.join(found)}{tail}"]
-
-    return requirement
+    return _primitive_check(primitives, False, why)
 
 
 def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
