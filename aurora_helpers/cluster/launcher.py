@@ -634,6 +634,16 @@ class LocalCluster:
         causes = [r for r in dead if not any(m in stderr[r] for m in _DIED_OF_ANOTHER)]
         return min(causes) if causes else rank
 
+    def _stop_and_read(
+        self, since: Sequence[tuple[int, int]]
+    ) -> tuple[_Workers, list[str], list[str]]:
+        """Stop every worker, then read what each printed since ``since``: (workers, out, err)."""
+        workers = self._workers
+        assert workers is not None
+        workers.stop()
+        stdout, stderr = workers.read(since)
+        return workers, stdout, stderr
+
     def _fail_rank(
         self,
         rank: int,
@@ -642,11 +652,8 @@ class LocalCluster:
         phase: str,
     ) -> None:
         """Stop every process, then raise the error of ``rank`` with its traceback and output."""
-        workers = self._workers
-        assert workers is not None
-        workers.stop()
+        workers, stdout, stderr = self._stop_and_read(since)
         code = workers.procs[rank].returncode
-        stdout, stderr = workers.read(since)
         who = f"rank {rank} of {self.processes}"
         if report is None:
             how = f"exited with code {code}"
@@ -698,10 +705,7 @@ class LocalCluster:
         phase: str,
     ) -> None:
         """Stop every process, then say which ranks were still busy and what they printed."""
-        workers = self._workers
-        assert workers is not None
-        workers.stop()
-        stdout, stderr = workers.read(since)
+        _, stdout, stderr = self._stop_and_read(since)
         finished = [r for r, rep in enumerate(reports) if rep is not None]
         waiting = [r for r, rep in enumerate(reports) if rep is None]
         what = "start and join the cluster" if phase == "start" else "finish"
