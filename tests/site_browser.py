@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from aurora_helpers.quickref import find_chromium as find_browser
+
 #: Flags from the project brief: no GPU, no sandbox (containers), nothing that reaches out.
 CHROMIUM_FLAGS = (
     "--headless",
@@ -34,9 +36,7 @@ CHROMIUM_FLAGS = (
 
 def find_chromium() -> tuple[str, str] | None:
     """``(chromium, chromedriver)`` paths, or ``None`` when either is missing."""
-    browser = next(
-        (p for p in (shutil.which("chromium"), shutil.which("chromium-browser")) if p), None
-    )
+    browser = find_browser()
     driver = shutil.which("chromedriver")
     return (browser, driver) if browser and driver else None
 

@@ -44,7 +44,10 @@ def _notebook(number: str, title: str, minutes: int, figure: bool = True):
         "language": "python",
     }
     nb.cells.append(
-        nbformat.v4.new_markdown_cell(f"# {number} · {title}\n\n**Time:** about {minutes} minutes.")
+        nbformat.v4.new_markdown_cell(
+            f"# {number} · {title}\n\n**Time:** about {minutes} minutes "
+            f"({minutes - 10} teaching, 10 exercises)."
+        )
     )
     code = nbformat.v4.new_code_cell("x = 1\nx")
     code.execution_count = 1

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..course import REPOSITORY_SLUG, colab_url
+from ..schedule import TIME_LINE
 
 _TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*$", re.MULTILINE)
-_TIME = re.compile(r"\*\*Time:\*\*\s*(?:about\s+)?(?P<minutes>\d+)\s*min", re.IGNORECASE)
 
 #: Page name of the machine probe.
 PROBE_PAGE = "machine"
@@ -43,12 +43,12 @@ def notebook_title(nb: Any, fallback: str) -> str:
 
 
 def notebook_minutes(nb: Any) -> int | None:
-    """The minutes the title cell announces (``**Time:** about 35 minutes``), if it does."""
+    """The total minutes of the notebook's time line (the one ``aurora schedule`` reads), if any."""
     for cell in nb.cells:
         if cell.get("cell_type") == "markdown":
-            match = _TIME.search(cell.source)
+            match = TIME_LINE.search(cell.source)
             if match:
-                return int(match.group("minutes"))
+                return int(match.group("total"))
     return None
 
 
