@@ -25,12 +25,13 @@ LAB_ARGS ?=
 # nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
 NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
 
-.PHONY: lock wheelhouse test-offline memory-report
+.PHONY: lock wheelhouse test-offline memory-report test-devices
 .PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
 	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
+	@echo "make test-devices every notebook at the other device counts the course promises (3 5 6)"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
@@ -76,6 +77,17 @@ test-notebooks: setup
 	@scripts/check-leftovers $(NB_TMP)
 	# The student copies at 1 device too (the unit tests ran them at 8): stubs must not crash.
 	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q -n $(JOBS) -p no:randomly tests/test_student.py -k top_to_bottom
+
+# The device counts the course promises besides 8 and 1 (make test): meshes and splits that do not
+# come out even. DEVICE_COUNTS="3" picks one.
+DEVICE_COUNTS ?= 3 5 6
+test-devices: setup
+	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
+	@for n in $(DEVICE_COUNTS); do \
+		echo "every notebook at AURORA_DEVICES=$$n"; \
+		TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=$$n $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks || exit 1; \
+	done
+	@scripts/check-leftovers $(NB_TMP)
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
