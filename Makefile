@@ -67,14 +67,21 @@ test: setup lint test-unit test-notebooks
 test-unit: setup
 	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
 
-# Learners share a machine's temporary folder: the notebooks run with TMPDIR set to a fresh
-# folder of their own (pytest's own files go to --basetemp), which must be empty afterwards.
+# Every notebook under nbval at each device count in $(1). Learners share a machine's temporary
+# folder: the notebooks run with TMPDIR set to a fresh folder of their own (pytest's own files go
+# to --basetemp), which must be empty afterwards.
 NB_TMP := $(abspath build/tmp-notebooks)
-test-notebooks: setup
+define notebooks_at
 	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
-	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
-	TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=1 $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks
+	@for n in $(1); do \
+		echo "every notebook at AURORA_DEVICES=$$n"; \
+		TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=$$n $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks || exit 1; \
+	done
 	@scripts/check-leftovers $(NB_TMP)
+endef
+
+test-notebooks: setup
+	$(call notebooks_at,8 1)
 	# The student copies at 1 device too (the unit tests ran them at 8): stubs must not crash.
 	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q -n $(JOBS) -p no:randomly tests/test_student.py -k top_to_bottom
 
@@ -82,12 +89,7 @@ test-notebooks: setup
 # come out even. DEVICE_COUNTS="3" picks one.
 DEVICE_COUNTS ?= 3 5 6
 test-devices: setup
-	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
-	@for n in $(DEVICE_COUNTS); do \
-		echo "every notebook at AURORA_DEVICES=$$n"; \
-		TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=$$n $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks || exit 1; \
-	done
-	@scripts/check-leftovers $(NB_TMP)
+	$(call notebooks_at,$(DEVICE_COUNTS))
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
