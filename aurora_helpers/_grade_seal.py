@@ -30,10 +30,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .exercises import GRADE_LOG_ENV_VAR
+
 #: Environment variable naming the file that holds the run's secret token (deleted once read).
 TOKEN_ENV_VAR = "AURORA_GRADE_TOKEN"
 #: Environment variable naming the grade log, one JSON line per ``ah.check`` call.
-LOG_ENV_VAR = "AURORA_GRADE_LOG"
+LOG_ENV_VAR = GRADE_LOG_ENV_VAR
 #: MIME type of a seal record in the executed notebook.
 SEAL_MIME = "application/vnd.aurora.grade-seal+json"
 #: The modules whose functions and classes must stay as they were when the seal was made.

@@ -16,14 +16,14 @@ REF = "v0.1.0"
 _NOTEBOOK_NAME = re.compile(r"^(?P<number>[0-9A-Z]\d)_[a-z0-9_]+\.ipynb$")
 
 
-def colab_url(notebook: str) -> str:
+def colab_url(notebook: str, slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
     """The 'Open in Colab' address of ``notebooks/<notebook>`` on GitHub."""
-    return f"https://colab.research.google.com/github/{REPOSITORY_SLUG}/blob/{REF}/notebooks/{notebook}"
+    return f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
 
 
-def pip_install_target() -> str:
+def pip_install_target(slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
     """What Colab pip-installs: the helpers at the same ref as the notebook, never a moving branch."""
-    return f"aurora-helpers @ git+https://github.com/{REPOSITORY_SLUG}.git@{REF}"
+    return f"aurora-helpers @ git+https://github.com/{slug}.git@{ref}"
 
 
 def find_notebooks(directory: Path) -> list[Path]:

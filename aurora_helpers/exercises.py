@@ -405,8 +405,6 @@ def _judge(
             for requirement in route:
                 try:
                     problems += requirement(answer, first_args, first_kwargs)
-                except _StillStub:
-                    raise
                 except Exception as err:
                     problems.append(f"its route could not be checked: {_error_gist(err)}")
     except _StillStub as stub:

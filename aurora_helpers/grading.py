@@ -59,13 +59,13 @@ from typing import Any, Literal
 from ._display import text_table
 from ._grade_screen import CourseNames, Screening, course_names, screen_solution
 from ._grade_seal import LOG_ENV_VAR, SEAL_MIME, TOKEN_ENV_VAR, sign
-from .course import find_notebooks
+from .course import find_notebooks, locate_notebooks, notebook_number
+from .devices import DEVICES_ENV_VAR
+from .exercises import CHECKS_ENV_VAR
 from .student import is_solution, stub_source
 
 #: Seconds one submission may run, all cells together, unless ``--timeout`` says otherwise.
 DEFAULT_TIMEOUT_S = 300.0
-#: How ``ah.check`` should treat a wrong answer during grading: report it, do not raise.
-CHECKS_ENV_VAR = "AURORA_CHECKS"
 
 ExerciseStatus = Literal["solved", "not solved yet", "wrong", "not run"]
 SubmissionStatus = Literal[
@@ -240,21 +240,11 @@ def find_course(notebooks_dir: Path | None = None) -> dict[str, Path]:
     Raises:
         GradingError: no course notebooks there, with a hint.
     """
-    from .course import notebook_number
-
-    if notebooks_dir is not None:
-        candidates = [notebooks_dir]
-    else:
-        candidates = [Path("notebooks"), Path(__file__).resolve().parent.parent / "notebooks"]
-    for candidate in candidates:
-        found = find_notebooks(candidate) if candidate.is_dir() else []
-        if found:
-            return {notebook_number(p): p for p in found}
-    where = ", ".join(str(c) for c in candidates)
-    raise GradingError(
-        f"no course notebooks (NN_name.ipynb) found in {where}. Pass --notebooks DIR, the course's "
-        f"notebooks/ folder (a clone of the course repository has one), or run from the course's folder."
-    )
+    try:
+        folder = locate_notebooks(notebooks_dir)
+    except ValueError as error:
+        raise GradingError(str(error)) from None
+    return {notebook_number(p): p for p in find_notebooks(folder)}
 
 
 # --- The submission's side --------------------------------------------------------------------
@@ -545,7 +535,7 @@ def grade_notebook(
         token_file.chmod(0o600)
         env = {
             **os.environ,
-            "AURORA_DEVICES": str(devices),
+            DEVICES_ENV_VAR: str(devices),
             CHECKS_ENV_VAR: "report",
             LOG_ENV_VAR: str(work / "grade-log.jsonl"),
             TOKEN_ENV_VAR: str(token_file),

@@ -21,10 +21,6 @@ BEGIN = "<!-- memory-table: begin (written by `aurora run --memory-report`; do n
 END = "<!-- memory-table: end -->"
 
 
-def _mib(value: float | None) -> str:
-    return "?" if value is None else f"{value:.0f}"
-
-
 def memory_table(course: CourseRun) -> str:
     """Markdown: one row per notebook (peak MiB, processes, CPU and wall seconds), then a summary.
 
@@ -44,7 +40,7 @@ def memory_table(course: CourseRun) -> str:
     for r in course.runs:
         cpu = "?" if r.cpu_seconds is None else f"{r.cpu_seconds:.1f}"
         lines.append(
-            f"| {r.notebook} | {_mib(r.peak_memory_mib)} | {r.peak_processes or '?'} | {cpu} | "
+            f"| {r.notebook} | {r.peak_memory} | {r.peak_processes or '?'} | {cpu} | "
             f"{r.seconds:.1f} | {r.status} |"
         )
     devices = {r.device_count for r in course.runs if r.device_count}

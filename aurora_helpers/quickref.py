@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .site.pages import notebook_title
+
 QUICKREF_TAG = "quickref"
 _HEAD = re.compile(r"^\s*\*\*Quick reference:\s*(?P<title>[^*]+?)\.?\*\*\s*", re.IGNORECASE)
-_NB_TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*$", re.MULTILINE)
 
 
 class QuickrefError(ValueError):
@@ -49,17 +50,7 @@ def entries_of(nb: Any, name: str) -> list[QuickrefEntry]:
         QuickrefError: a tagged cell is not markdown, lacks the ``**Quick reference: ...**``
             opening or a table, or is not followed by a code cell that checks it.
     """
-    title_match = next(
-        (
-            m
-            for c in nb.cells
-            if c.get("cell_type") == "markdown"
-            for m in [_NB_TITLE.search(c.source)]
-            if m
-        ),
-        None,
-    )
-    nb_title = title_match.group("title") if title_match else name
+    nb_title = notebook_title(nb, name)
     found = []
     for index, cell in enumerate(nb.cells):
         if QUICKREF_TAG not in _tags(cell):

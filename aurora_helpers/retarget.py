@@ -18,6 +18,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .course import colab_url, pip_install_target
+
 #: The module that holds the slug and the ref, relative to the repository root.
 COURSE_MODULE = Path("aurora_helpers") / "course.py"
 
@@ -53,11 +55,11 @@ class Target:
 
     def install(self) -> str:
         """The requirement the Colab cell installs."""
-        return f"aurora-helpers @ git+https://github.com/{self.slug}.git@{self.ref}"
+        return pip_install_target(self.slug, self.ref)
 
     def colab_prefix(self) -> str:
         """The start of every Colab link to a notebook of the course."""
-        return f"https://colab.research.google.com/github/{self.slug}/blob/{self.ref}/notebooks/"
+        return colab_url("", self.slug, self.ref)
 
 
 def validate(slug: str, ref: str) -> Target:

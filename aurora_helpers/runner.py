@@ -56,6 +56,11 @@ class NotebookRun:
     exercises: dict[str, str] = field(default_factory=dict)
 
     @property
+    def peak_memory(self) -> str:
+        """The peak in whole MiB for a table; ``"?"`` where it was not measured."""
+        return "?" if self.peak_memory_mib is None else f"{self.peak_memory_mib:.0f}"
+
+    @property
     def exercises_solved(self) -> str:
         """``"3/4"``: solved exercises out of those checked; ``"-"`` when none was checked."""
         if not self.exercises:
@@ -85,7 +90,7 @@ class CourseRun:
                 r.notebook,
                 r.status,
                 f"{r.seconds:.1f}",
-                "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
+                r.peak_memory,
                 r.backend or "?",
                 r.device_count or "?",
                 r.exercises_solved,
@@ -240,7 +245,7 @@ def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
                 name,
                 r.status,
                 f"{r.seconds:.1f}",
-                "?" if r.peak_memory_mib is None else f"{r.peak_memory_mib:.0f}",
+                r.peak_memory,
                 r.backend or "?",
                 r.device_count or "?",
                 r.error or "",

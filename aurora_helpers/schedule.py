@@ -154,6 +154,11 @@ class Slot:
     notebook: NotebookTime | None = None
 
 
+def _end(slots: Sequence[Slot]) -> int:
+    """The minute the last slot ends (0 for none)."""
+    return slots[-1].start + slots[-1].minutes if slots else 0
+
+
 @dataclass
 class DaySchedule:
     """A day laid out, with what did not fit moved to after the workshop."""
@@ -164,7 +169,7 @@ class DaySchedule:
 
     @property
     def minutes(self) -> int:
-        return self.slots[-1].start + self.slots[-1].minutes if self.slots else 0
+        return _end(self.slots)
 
     def total(self, kind: str) -> int:
         return sum(s.minutes for s in self.slots if s.kind == kind)
@@ -210,11 +215,11 @@ def plan_day(plan: DayPlan, times: dict[str, NotebookTime]) -> DaySchedule:
     in_room = {nb.number for nb in notebooks}
     slots = _lay_out(plan, notebooks, in_room)
     for nb in reversed(notebooks):
-        if slots[-1].start + slots[-1].minutes <= plan.minutes:
+        if _end(slots) <= plan.minutes:
             break
         in_room.discard(nb.number)
         slots = _lay_out(plan, notebooks, in_room)
-    end = slots[-1].start + slots[-1].minutes
+    end = _end(slots)
     if end > plan.minutes:
         raise ScheduleError(
             f"{plan.label}: {end} minutes of teaching and breaks do not fit in {plan.minutes}; "

@@ -43,6 +43,20 @@ def run_python(
     )
 
 
+def execute_notebook(nb, folder: Path):
+    """Execute ``nb`` in place in a fresh python3 kernel started in ``folder``; errors become outputs."""
+    from nbclient import NotebookClient
+
+    NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(folder)}},
+    ).execute()
+    return nb
+
+
 @pytest.fixture
 def fresh_python():
     return run_python

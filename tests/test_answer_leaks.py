@@ -143,25 +143,7 @@ def test_instructor_cells_neither_hide_nor_leak_answers():
     assert leak.where == "markdown cell 5"
 
 
-# Notebooks whose student copies still leak on this branch (their owners fix them in parallel).
-# The integrator empties this set after merging; a notebook that no longer leaks fails here
-# (strict xfail) until it is removed from the set.
-KNOWN_LEAKS: set[str] = set()
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p,
-            id=p.stem,
-            marks=[pytest.mark.xfail(strict=True, reason="known leaks")]
-            if p.stem in KNOWN_LEAKS
-            else [],
-        )
-        for p in find_notebooks(NOTEBOOKS)
-    ],
-)
+@pytest.mark.parametrize("path", find_notebooks(NOTEBOOKS), ids=lambda p: p.stem)
 def test_no_answer_survives_in_the_student_copy(path, tmp_path):
     (copy,) = write_student_copies([path], tmp_path)  # the file `aurora student` writes
     leaks = find_leaks(path, copy)

@@ -18,25 +18,17 @@ import pytest
 from aurora_helpers.course import find_notebooks
 from aurora_helpers.runner import execution_problems
 
-from .conftest import NOTEBOOKS
+from .conftest import NOTEBOOKS, execute_notebook
 
 PASSES = 2
 
 
 def run_all_in_one_kernel(nb: Any, folder: Path, passes: int = PASSES) -> list[str]:
     """Execute every code cell of ``nb`` ``passes`` times in one kernel; problems by pass."""
-    from nbclient import NotebookClient
-
     code = [c for c in nb.cells if c.cell_type == "code"]
     runs = copy.deepcopy(nb)
     runs.cells = [copy.deepcopy(cell) for _ in range(passes) for cell in code]
-    NotebookClient(
-        runs,
-        timeout=300,
-        kernel_name="python3",
-        allow_errors=True,
-        resources={"metadata": {"path": str(folder)}},
-    ).execute()
+    execute_notebook(runs, folder)
     problems = []
     for number in range(passes):
         one_pass = copy.copy(runs)

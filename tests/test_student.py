@@ -14,7 +14,7 @@ from aurora_helpers.student import (
     write_student_copies,
 )
 
-from .conftest import NOTEBOOKS
+from .conftest import NOTEBOOKS, execute_notebook
 
 SOLUTION = '''import numpy as np
 from math import pi
@@ -95,19 +95,11 @@ def test_bad_solution_cell_names_the_cell():
 @pytest.mark.parametrize("path", find_notebooks(NOTEBOOKS), ids=lambda p: p.stem)
 def test_student_copy_runs_top_to_bottom(path, tmp_path, monkeypatch):
     """A student copy executes; every check reports "not solved yet"; tagged cells still raise."""
-    from nbclient import NotebookClient
-
     monkeypatch.setenv("AURORA_STRICT", "1")
     monkeypatch.setenv("AURORA_DEVICES", os.environ.get("AURORA_DEVICES", "8"))
     (copy,) = write_student_copies([path], tmp_path)
     nb = nbformat.read(copy, as_version=4)
-    NotebookClient(
-        nb,
-        timeout=300,
-        kernel_name="python3",
-        allow_errors=True,
-        resources={"metadata": {"path": str(NOTEBOOKS)}},
-    ).execute()
+    execute_notebook(nb, NOTEBOOKS)
     assert execution_problems(nb) == []
     texts = "".join(
         str(o.get("data", {}).get("text/plain", "")) + str(o.get("text", ""))

@@ -11,6 +11,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from ..student import is_instructor
+
 #: Course tag -> myst-nb tags added to the cell in the copy the site reads.
 #: ``hide-input``: the code sits behind a collapsed "show" toggle, its output stays visible.
 #: (For content that must not reach the site at all, map a tag to ``remove-cell``.)
@@ -32,10 +34,6 @@ def site_tags(tags: list[str], table: Mapping[str, tuple[str, ...]] = TAG_BEHAVI
             if extra not in out:
                 out.append(extra)
     return out
-
-
-#: Markdown cells with this tag are notes for instructors: the site shows them collapsed.
-INSTRUCTOR_TAG = "instructor"
 
 
 def collapsed_note(markdown: str, summary: str = "Instructor note") -> str:
@@ -71,7 +69,7 @@ def site_copy(
     out = copy.deepcopy(nb)
     for cell in out.cells:
         tags = cell.get("metadata", {}).get("tags", [])
-        if cell.get("cell_type") == "markdown" and INSTRUCTOR_TAG in tags:
+        if cell.get("cell_type") == "markdown" and is_instructor(cell):
             cell.source = collapsed_note(cell.source)
         mapped = site_tags(list(tags), table)
         if mapped != list(tags):
