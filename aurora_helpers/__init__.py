@@ -56,6 +56,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "run_cluster",
     ),
     "cluster.magic": ("load_cluster_magic",),
+    "cluster.sources": ("SourceNotFound", "source_of"),
     "collectives": (
         "COLLECTIVE_KINDS",
         "CollectiveCounts",
@@ -110,6 +111,13 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "returns_sharding",
         "uses",
     ),
+    "state_sizes": (
+        "FolderBytes",
+        "StateBytes",
+        "bytes_per_device",
+        "folder_bytes",
+        "state_bytes",
+    ),
     "sharding_pictures": (
         "ShardBlock",
         "device_color",
@@ -141,6 +149,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         run_cluster,
     )
     from .cluster.magic import load_cluster_magic
+    from .cluster.sources import SourceNotFound, source_of
     from .collectives import (
         COLLECTIVE_KINDS,
         CollectiveCounts,
@@ -216,6 +225,13 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         draw_sharding,
         draw_shardings,
         sharding_blocks,
+    )
+    from .state_sizes import (
+        FolderBytes,
+        StateBytes,
+        bytes_per_device,
+        folder_bytes,
+        state_bytes,
     )
     from .throughput import (
         MachineThroughput,
