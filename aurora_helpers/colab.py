@@ -7,11 +7,17 @@ from jaxlib's with only a warning: the course would run on the CPU. Each noteboo
 ``python -m aurora_helpers.colab`` right after installing the course (in a subprocess, so that the
 notebook's own kernel has not imported JAX yet). What to align is decided from the installed
 distributions (``importlib.metadata``), not from whether a GPU is visible.
+
+Colab also preinstalls its own Flax, Optax and Orbax, releases made for its older JAX; notebook 10
+needs the ones the course's ``course`` extra names. The same command then brings those three to
+the course's ranges (read from the installed ``aurora-helpers``'s own metadata, so the ranges live
+in ``pyproject.toml`` alone), holding jax and jaxlib at the version just aligned.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import subprocess
 import sys
@@ -27,6 +33,10 @@ _PLUGIN = re.compile(r"^jax-(?P<kind>cuda|rocm)(?P<major>\d+)-(?:plugin|pjrt)$")
 _TPU_LIBRARIES = ("libtpu", "libtpu-nightly")
 #: Exit status of ``python -m aurora_helpers.colab`` when the runtime must be restarted.
 RESTART_EXIT_STATUS = 3
+#: The training libraries of notebook 10, whose ranges the ``course`` extra declares.
+TRAINING_STACK = ("flax", "optax", "orbax-checkpoint")
+#: The distribution whose metadata declares those ranges.
+COURSE_DISTRIBUTION = "aurora-helpers"
 
 
 class ColabSetupError(RuntimeError):
@@ -242,6 +252,114 @@ def align_jax(
     return AlignmentResult(plan, packages, restart_needed=stale)
 
 
+def training_stack_requirements(
+    requires: Callable[[str], list[str]] | None = None,
+) -> tuple[str, ...]:
+    """The ``course`` extra's requirements on :data:`TRAINING_STACK` (e.g. ``flax<0.13,>=0.12.6``).
+
+    Empty when the installed course declares none (an older release of the helpers).
+    """
+    wanted = _extra_requirements((requires or _requires)(COURSE_DISTRIBUTION), "course")
+    return tuple(r for r in wanted if _requirement_name(r) in TRAINING_STACK)
+
+
+def installed_versions(names: Sequence[str]) -> dict[str, str]:
+    """``{name: version}`` of those of ``names`` that are installed."""
+    found: dict[str, str] = {}
+    for name in names:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            found[_normalize(name)] = metadata.version(name)
+    return found
+
+
+@dataclass(frozen=True)
+class StackPlan:
+    """What :func:`plan_training_stack` decided."""
+
+    requirements: tuple[str, ...]
+    """pip requirements to install (the stack's, then jax and jaxlib held); empty when fine."""
+    problems: tuple[str, ...]
+    """Why, one line per library."""
+
+
+def plan_training_stack(
+    installed: Mapping[str, str], wanted: Sequence[str], jax_version: str | None
+) -> StackPlan:
+    """Decide whether the installed Flax, Optax and Orbax meet the course's requirements.
+
+    Args:
+        installed: ``{name: version}`` of the training libraries that are installed.
+        wanted: the course's requirements on them (:func:`training_stack_requirements`).
+        jax_version: the JAX that must stay installed (pinned in the same pip call, so that pip
+            picks the libraries' releases for it instead of moving JAX), or None.
+    """
+    from packaging.requirements import Requirement  # on first use: keeps import fast
+
+    problems: list[str] = []
+    for text in wanted:
+        requirement = Requirement(text)
+        name = _normalize(requirement.name)
+        found = installed.get(name)
+        if found is None:
+            problems.append(f"{name} is not installed (the course needs {text})")
+        elif not requirement.specifier.contains(found, prereleases=True):
+            problems.append(f"{name} {found} is outside the course's range ({text})")
+    if not problems:
+        return StackPlan((), ())
+    held = (f"jax=={jax_version}", f"jaxlib=={jax_version}") if jax_version else ()
+    return StackPlan((*wanted, *held), tuple(problems))
+
+
+@dataclass(frozen=True)
+class StackResult:
+    """The outcome of :func:`align_training_stack`."""
+
+    plan: StackPlan
+    packages: dict[str, str]
+    """The training libraries installed afterwards, ``{name: version}``."""
+
+    @property
+    def message(self) -> str:
+        if not self.packages:
+            return "No training libraries to check (this release of the helpers names none)."
+        listed = ", ".join(f"{name} {version}" for name, version in sorted(self.packages.items()))
+        return (
+            f"Training libraries {'aligned' if self.plan.requirements else 'in range'}: {listed}."
+        )
+
+
+def align_training_stack(
+    jax_version: str | None,
+    *,
+    pip_install: PipRunner | None = None,
+    installed: Callable[[], dict[str, str]] | None = None,
+    requires: Callable[[str], list[str]] | None = None,
+) -> StackResult:
+    """Bring Flax, Optax and Orbax into the course's ranges, keeping jax at ``jax_version``.
+
+    Raises:
+        ColabSetupError: after installing, a library is still missing or out of range.
+    """
+    if installed is None:
+
+        def installed() -> dict[str, str]:
+            return installed_versions(TRAINING_STACK)
+
+    wanted = training_stack_requirements(requires)
+    plan = plan_training_stack(installed(), wanted, jax_version)
+    if plan.requirements:
+        (pip_install or _pip_install)(list(plan.requirements))
+        after = plan_training_stack(installed(), wanted, jax_version)
+        if after.requirements:
+            raise ColabSetupError(
+                f"the training libraries still disagree after installing "
+                f"{' '.join(plan.requirements)}: {'; '.join(after.problems)}. Run "
+                f"`pip install {' '.join(repr(r) for r in wanted)}` in a cell, then restart the "
+                "runtime."
+            )
+    return StackResult(plan, installed() if wanted else {})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m aurora_helpers.colab [--loaded-jax VERSION]``; exit status 3 asks for a restart."""
     parser = argparse.ArgumentParser(prog="python -m aurora_helpers.colab", description=__doc__)
@@ -254,7 +372,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     result = align_jax(loaded_jax=args.loaded_jax or None)
     print(result.message, file=sys.stderr if result.restart_needed else sys.stdout)
-    return RESTART_EXIT_STATUS if result.restart_needed else 0
+    stack = align_training_stack(result.packages.get("jax"))
+    print(stack.message)
+    # A session that had imported JAX may have imported the old Flax, Optax or Orbax too.
+    restart = result.restart_needed or (bool(args.loaded_jax) and bool(stack.plan.requirements))
+    if restart and not result.restart_needed:
+        print(
+            "This runtime had imported JAX before the training libraries changed; restart it: "
+            "Runtime > Restart session (Ctrl+M .), then run the notebook again from the top.",
+            file=sys.stderr,
+        )
+    return RESTART_EXIT_STATUS if restart else 0
 
 
 if __name__ == "__main__":

@@ -10,10 +10,15 @@ import pytest
 from aurora_helpers import colab
 from aurora_helpers._jax_versions import JAX_OLDEST, JAX_UPPER_EXCLUSIVE
 from aurora_helpers.colab import (
+    TRAINING_STACK,
     ColabSetupError,
     align_jax,
+    align_training_stack,
     installed_jax_packages,
+    installed_versions,
     plan_alignment,
+    plan_training_stack,
+    training_stack_requirements,
 )
 from aurora_helpers.course import find_notebooks
 
@@ -183,6 +188,98 @@ def test_main_exit_status_asks_for_a_restart(metadata, monkeypatch, capsys):
 def test_installed_packages_are_read_from_metadata():
     found = installed_jax_packages()
     assert found["jax"] == jax.__version__ and found["jaxlib"] == jaxlib.__version__
+
+
+STACK = ("flax<0.13,>=0.12.6", "optax<0.3,>=0.2.8", "orbax-checkpoint<0.13,>=0.12.8")
+
+
+def course_requires(name: str) -> list[str]:
+    """Requirement strings shaped like an installed aurora-helpers' metadata."""
+    if name == "aurora-helpers":
+        return [
+            "jax<0.13,>=0.9.0",
+            'papermill<3,>=2.6; extra == "course"',
+            *(f'{r}; extra == "course"' for r in STACK),
+            'pytest<10,>=8.2; extra == "dev"',
+        ]
+    return fake_requires(name)
+
+
+COLAB_STACK = {"flax": "0.10.7", "optax": "0.2.5", "orbax-checkpoint": "0.11.24"}
+COURSE_STACK = {"flax": "0.12.12", "optax": "0.2.8", "orbax-checkpoint": "0.12.8"}
+
+
+def test_the_stack_requirements_come_from_the_course_extra():
+    assert training_stack_requirements(course_requires) == STACK
+    assert training_stack_requirements(lambda name: []) == ()
+
+
+def test_the_installed_course_declares_the_stack_in_pyproject():
+    import tomllib
+
+    from .conftest import ROOT
+
+    course = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["course"]
+    declared = {colab._requirement_name(r) for r in course}
+    assert set(TRAINING_STACK) <= declared
+
+
+def test_colabs_older_stack_is_replaced_holding_jax():
+    plan = plan_training_stack(COLAB_STACK, STACK, NEW)
+    assert plan.requirements == (*STACK, f"jax=={NEW}", f"jaxlib=={NEW}")
+    assert any("flax 0.10.7 is outside" in p for p in plan.problems)
+    assert any("orbax-checkpoint 0.11.24 is outside" in p for p in plan.problems)
+
+
+def test_a_missing_library_is_installed_and_a_consistent_stack_left_alone():
+    missing = {k: v for k, v in COURSE_STACK.items() if k != "optax"}
+    plan = plan_training_stack(missing, STACK, None)
+    assert plan.requirements == STACK and plan.problems == (
+        "optax is not installed (the course needs optax<0.3,>=0.2.8)",
+    )
+    assert plan_training_stack(COURSE_STACK, STACK, NEW).requirements == ()
+    assert plan_training_stack({}, (), NEW).requirements == ()
+
+
+def test_align_training_stack_installs_then_verifies():
+    runtime = FakeRuntime(COLAB_STACK, after=COURSE_STACK)
+    result = align_training_stack(
+        NEW, pip_install=runtime.pip_install, installed=runtime.installed, requires=course_requires
+    )
+    assert runtime.calls == [[*STACK, f"jax=={NEW}", f"jaxlib=={NEW}"]]
+    assert result.packages == COURSE_STACK and "aligned: flax 0.12.12" in result.message
+    again = align_training_stack(
+        NEW, pip_install=runtime.pip_install, installed=runtime.installed, requires=course_requires
+    )
+    assert len(runtime.calls) == 1 and "in range" in again.message
+
+
+def test_align_training_stack_fails_loudly_when_pip_leaves_an_old_release():
+    runtime = FakeRuntime(COLAB_STACK, after={**COURSE_STACK, "flax": "0.10.7"})
+    with pytest.raises(ColabSetupError, match=r"still disagree.*flax 0\.10\.7"):
+        align_training_stack(
+            NEW, pip_install=runtime.pip_install, installed=runtime.installed,
+            requires=course_requires,
+        )  # fmt: skip
+
+
+def test_main_restarts_when_the_stack_changed_under_a_loaded_jax(metadata, monkeypatch, capsys):
+    monkeypatch.setattr(colab, "_requires", course_requires)
+    monkeypatch.setattr(colab, "installed_jax_packages", lambda: {"jax": NEW, "jaxlib": NEW})
+    runtime = FakeRuntime(COLAB_STACK, after=COURSE_STACK)
+    monkeypatch.setattr(colab, "_pip_install", runtime.pip_install)
+    monkeypatch.setattr(colab, "installed_versions", lambda names: runtime.installed())
+    assert colab.main(["--loaded-jax", NEW]) == colab.RESTART_EXIT_STATUS
+    assert "training libraries changed" in capsys.readouterr().err
+    assert colab.main(["--loaded-jax", NEW]) == 0  # after the restart: nothing changes
+    assert colab.main([]) == 0
+
+
+def test_installed_versions_are_read_from_metadata():
+    found = installed_versions(("jax", "no-such-distribution-here"))
+    assert found == {"jax": jax.__version__}
 
 
 def _colab_cell(path):
