@@ -60,7 +60,7 @@ $(RUN_STAMP): pyproject.toml
 	@touch $@
 
 run: $(RUN_STAMP)
-	$(PY) -m aurora_helpers run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
+	$(PY) -m aurora_course run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
 test: setup lint test-unit test-notebooks
 
@@ -128,32 +128,32 @@ test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
 test-site: setup
 	-@scripts/ensure-chromium
-	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
 # The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
 quickref: setup
-	$(PY) -m aurora_helpers quickref --out build
+	$(PY) -m aurora_course quickref --out build
 
 # SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
 schedule: setup
-	$(PY) -m aurora_helpers schedule --write
+	$(PY) -m aurora_course schedule --write
 
 student: setup
-	$(PY) -m aurora_helpers student --out build/student
+	$(PY) -m aurora_course student --out build/student
 
 lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
 	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
-	$(PY) -m ruff check aurora_helpers tests notebooks
-	$(PY) -m ruff format --check aurora_helpers tests
+	$(PY) -m ruff check aurora_helpers aurora_course tests notebooks
+	$(PY) -m ruff format --check aurora_helpers aurora_course tests
 	$(PY) -m mypy
 
 format: setup
-	$(PY) -m ruff check --fix aurora_helpers tests notebooks
-	$(PY) -m ruff format aurora_helpers tests
+	$(PY) -m ruff check --fix aurora_helpers aurora_course tests notebooks
+	$(PY) -m ruff format aurora_helpers aurora_course tests
 
 sync: setup
 	$(PY) -m jupytext --sync notebooks/[0-9A-Z][0-9]_*.md
@@ -167,7 +167,7 @@ test-offline:
 	scripts/test-offline $(ONLY)
 # The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
 memory-report: $(RUN_STAMP)
-	$(PY) -m aurora_helpers run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
+	$(PY) -m aurora_course run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

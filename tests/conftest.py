@@ -65,11 +65,11 @@ def fresh_python():
 @pytest.fixture(scope="session")
 def retargeted_checkout(tmp_path_factory):
     """A copy of this checkout after `aurora retarget`: every link and Colab install cell as
-    `aurora_helpers/course.py` says they must be (the real files may lag until someone runs it)."""
+    `aurora_course/course.py` says they must be (the real files may lag until someone runs it)."""
     import shutil
 
-    from aurora_helpers.cli import main
-    from aurora_helpers.retarget import course_files
+    from aurora_course.cli import main
+    from aurora_course.retarget import course_files
 
     copy = tmp_path_factory.mktemp("checkout")
     for path in course_files(ROOT):

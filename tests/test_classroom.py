@@ -19,11 +19,11 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 import aurora_helpers as ah
-from aurora_helpers import peak_memory
-from aurora_helpers.cli import main
-from aurora_helpers.jupyterhub import install_kernel, kernel_python, nbgitpuller_link
-from aurora_helpers.memory_report import BEGIN, END, memory_table, write_memory_report
-from aurora_helpers.runner import CourseRun, NotebookRun
+from aurora_course import peak_memory
+from aurora_course.cli import main
+from aurora_course.jupyterhub import install_kernel, kernel_python, nbgitpuller_link
+from aurora_course.memory_report import BEGIN, END, memory_table, write_memory_report
+from aurora_course.runner import CourseRun, NotebookRun
 
 from .conftest import ROOT
 

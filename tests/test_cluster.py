@@ -375,7 +375,7 @@ def test_programs_cannot_read_the_command_channel_or_shadowing_modules(marker):
         import sys
         here = sys.stdin.read()  # the launcher's commands must not show up here
         try:
-            import probe  # aurora_helpers/probe.py must not be importable as a top-level name
+            import machine_report  # aurora_helpers/machine_report.py must not be importable as a top-level name
             shadowed = True
         except ImportError:
             shadowed = False

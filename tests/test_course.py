@@ -5,8 +5,8 @@ import tomllib
 
 import pytest
 
-from aurora_helpers import course
-from aurora_helpers.course import colab_url, find_notebooks, select_notebooks
+from aurora_course import course
+from aurora_course.course import colab_url, find_notebooks, select_notebooks
 
 from .conftest import NOTEBOOKS, ROOT
 
@@ -42,15 +42,6 @@ def test_select_notebooks():
     assert select_notebooks(paths, ["a1"]) == [paths[3]]
     with pytest.raises(ValueError, match="no notebook numbered 07; the course has 00, 01, 03, A1"):
         select_notebooks(paths, ["07"])
-
-
-def test_public_api_resolves_and_lazy_names_are_public():
-    import aurora_helpers as ah
-
-    for name in ah.__all__:
-        assert getattr(ah, name) is not None, name
-    assert set(ah._LAZY) <= set(ah.__all__)
-    assert len(set(ah.__all__)) == len(ah.__all__)
 
 
 def test_appendices_sort_after_the_numbered_notebooks(tmp_path):

@@ -17,11 +17,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from aurora_helpers import grading
-from aurora_helpers._grade_screen import course_names, screen_solution
-from aurora_helpers.cli import main
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.student import is_solution, make_student_notebook, stub_source
+from aurora_course import grading
+from aurora_course.cli import main
+from aurora_course.course import find_notebooks
+from aurora_course.student import is_solution, make_student_notebook, stub_source
+from aurora_helpers.answer_screen import course_names, screen_solution
 
 from .conftest import NOTEBOOKS
 

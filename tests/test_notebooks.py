@@ -9,9 +9,9 @@ import nbformat
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers.course import find_notebooks, pip_install_target
-from aurora_helpers.schedule import TIME_LINE
-from aurora_helpers.student import is_solution, stub_source
+from aurora_course.course import find_notebooks, pip_install_target
+from aurora_course.schedule import TIME_LINE
+from aurora_course.student import is_solution, stub_source
 
 from .conftest import NOTEBOOKS
 

@@ -6,7 +6,7 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.quickref import (
+from aurora_course.quickref import (
     QuickrefError,
     as_html,
     as_myst,

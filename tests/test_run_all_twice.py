@@ -15,8 +15,8 @@ from typing import Any
 import nbformat
 import pytest
 
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.runner import execution_problems
+from aurora_course.course import find_notebooks
+from aurora_course.runner import execution_problems
 
 from .conftest import NOTEBOOKS, execute_notebook
 

@@ -3,9 +3,9 @@ import json
 import nbformat
 import pytest
 
-from aurora_helpers import peak_memory
-from aurora_helpers.cli import main
-from aurora_helpers.runner import execution_problems, parse_parameters, run_course
+from aurora_course import peak_memory
+from aurora_course.cli import main
+from aurora_course.runner import execution_problems, parse_parameters, run_course
 
 
 def test_parse_parameters():

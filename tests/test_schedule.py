@@ -5,8 +5,8 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.cli import main
-from aurora_helpers.schedule import (
+from aurora_course.cli import main
+from aurora_course.schedule import (
     PATHS,
     DayPlan,
     NotebookTime,
@@ -89,7 +89,7 @@ def test_schedule_md_matches_the_notebooks(capsys):
 
 
 def test_the_readme_table_gives_each_notebooks_minutes():
-    from aurora_helpers.schedule import read_course_times
+    from aurora_course.schedule import read_course_times
 
     times = read_course_times(NOTEBOOKS)
     rows = re.findall(

@@ -8,7 +8,7 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.site import (
+from aurora_course.site import (
     TAG_BEHAVIOUR,
     SiteBuildError,
     build_site,
@@ -17,7 +17,7 @@ from aurora_helpers.site import (
     site_tags,
     sphinx_available,
 )
-from aurora_helpers.site.pages import PageInfo, landing_page, notebook_minutes, notebook_title
+from aurora_course.site.pages import PageInfo, landing_page, notebook_minutes, notebook_title
 
 # A 1x1 PNG, so a figure output has real bytes.
 PNG = base64.b64encode(

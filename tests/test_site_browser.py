@@ -22,7 +22,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import nbformat
 import pytest
 
-from aurora_helpers.course import colab_url
+from aurora_course.course import colab_url
 
 from .site_browser import chromium, console_errors, find_chromium, foreign_requests, serve
 
@@ -214,7 +214,7 @@ def test_search_finds_the_page_of_a_term_from_it(browser, site, build, summary):
 
 def summary_title(build: Path, name: str) -> str:
     nb = nbformat.read(build / "notebooks" / f"{name}.ipynb", as_version=4)
-    from aurora_helpers.site.pages import notebook_title
+    from aurora_course.site.pages import notebook_title
 
     return notebook_title(nb, "")
 

@@ -3,9 +3,9 @@ import os
 import nbformat
 import pytest
 
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.runner import execution_problems
-from aurora_helpers.student import (
+from aurora_course.course import find_notebooks
+from aurora_course.runner import execution_problems
+from aurora_course.student import (
     SolutionCellError,
     StudentCopyError,
     is_solution,
@@ -111,7 +111,7 @@ def test_student_copy_runs_top_to_bottom(path, tmp_path, monkeypatch):
 
 
 def test_student_command_writes_stubbed_copies(tmp_path, capsys):
-    from aurora_helpers.cli import main
+    from aurora_course.cli import main
 
     assert (
         main(["student", "--notebooks", str(NOTEBOOKS), "--out", str(tmp_path), "--only", "00"])
@@ -189,7 +189,7 @@ def _course(tmp_path):
 
 @pytest.mark.parametrize("inside", ["", "student", "a/b"])
 def test_refuses_to_write_into_the_source_notebooks(tmp_path, inside, capsys):
-    from aurora_helpers.cli import main
+    from aurora_course.cli import main
 
     notebooks = _course(tmp_path)
     before = (notebooks / "99_test.ipynb").read_bytes()
@@ -202,7 +202,7 @@ def test_refuses_to_write_into_the_source_notebooks(tmp_path, inside, capsys):
 
 
 def test_refuses_a_symlink_that_leads_into_the_source_notebooks(tmp_path, capsys):
-    from aurora_helpers.cli import main
+    from aurora_course.cli import main
 
     notebooks = _course(tmp_path)
     (tmp_path / "looks-elsewhere").symlink_to(notebooks)
@@ -216,11 +216,11 @@ def test_refuses_a_symlink_that_leads_into_the_source_notebooks(tmp_path, capsys
 
 def test_outside_the_repository_it_fails_clearly(tmp_path, monkeypatch, capsys):
     """No ./notebooks and helpers not installed from a checkout: an error, not silence."""
-    from aurora_helpers import course
-    from aurora_helpers.cli import main
+    from aurora_course import course
+    from aurora_course.cli import main
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(course, "__file__", str(tmp_path / "site" / "aurora_helpers" / "course.py"))
+    monkeypatch.setattr(course, "__file__", str(tmp_path / "site" / "aurora_course" / "course.py"))
     assert main(["student", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "no course notebooks found" in err and "--notebooks" in err
@@ -230,8 +230,8 @@ def test_outside_the_repository_it_fails_clearly(tmp_path, monkeypatch, capsys):
 
 
 def test_elsewhere_it_uses_the_checkout_the_helpers_came_from(tmp_path, monkeypatch, capsys):
-    from aurora_helpers import course
-    from aurora_helpers.cli import main
+    from aurora_course import course
+    from aurora_course.cli import main
 
     notebooks = _course(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -15,7 +15,7 @@ import re
 import jupytext
 import pytest
 
-from aurora_helpers.course import find_notebooks, notebook_number
+from aurora_course.course import find_notebooks, notebook_number
 
 from .conftest import NOTEBOOKS
 from .wrong_answers import WRONG_ANSWERS

@@ -434,7 +434,7 @@ class LocalCluster:
     def _start_once(self, port: int) -> None:
         import tempfile
 
-        from .._strict import strict_mode
+        from ..contract import strict_mode
 
         run_dir = Path(tempfile.mkdtemp(prefix="aurora-cluster-"))
         workers = _Workers(run_dir)

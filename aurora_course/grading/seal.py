@@ -1,6 +1,6 @@
 """The grader's side inside a learner's kernel: seal the grade log so a learner cannot forge it.
 
-``aurora grade`` (:mod:`aurora_helpers.grading`) runs the course's own notebook with the learner's
+``aurora grade`` (:mod:`aurora_course.grading`) runs the course's own notebook with the learner's
 solution cells in it. It inserts three kinds of cells of its own:
 
 * first, ``_aurora_grade_seal = make_seal()``: reads the run's secret token from the file named by
@@ -30,16 +30,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .exercises import GRADE_LOG_ENV_VAR
+from aurora_helpers.contract import CHECK_LOG_ENV_VAR, MIME_PREFIX
 
 #: Environment variable naming the file that holds the run's secret token (deleted once read).
 TOKEN_ENV_VAR = "AURORA_GRADE_TOKEN"
 #: Environment variable naming the grade log, one JSON line per ``ah.check`` call.
-LOG_ENV_VAR = GRADE_LOG_ENV_VAR
+LOG_ENV_VAR = CHECK_LOG_ENV_VAR
 #: MIME type of a seal record in the executed notebook.
-SEAL_MIME = "application/vnd.aurora.grade-seal+json"
+SEAL_MIME = f"{MIME_PREFIX}grade-seal+json"
 #: The modules whose functions and classes must stay as they were when the seal was made.
-WATCHED_MODULES = ("aurora_helpers", "aurora_helpers.exercises", "aurora_helpers.routes")
+WATCHED_MODULES = (
+    "aurora_helpers",
+    "aurora_helpers.contract",
+    "aurora_helpers.exercises",
+    "aurora_helpers.routes",
+)
 
 Snapshot = dict[tuple[str, str], tuple[Any, ...]]
 

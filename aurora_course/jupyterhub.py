@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from aurora_helpers.contract import DEVICES_ENV_VAR
+
 from .course import REPOSITORY_SLUG
-from .devices import DEVICES_ENV_VAR
 
 DEFAULT_KERNEL_NAME = "aurora"
 DEFAULT_DISPLAY_NAME = "Project Aurora (JAX)"

@@ -1,7 +1,7 @@
 """The per-notebook memory and CPU table of the JupyterHub page, made from an ``aurora run``.
 
 ``aurora run --memory-report docs/jupyterhub.md`` measures every notebook (see
-:mod:`aurora_helpers.peak_memory`) and writes this table between the page's two marker lines, so
+:mod:`aurora_course.peak_memory`) and writes this table between the page's two marker lines, so
 the page's figures always come from a run and say which run. A file without the markers (or a
 new one) receives the table alone.
 """

@@ -51,7 +51,7 @@ def _field(run: Any, name: str) -> Any:
 
 
 def _conf_py(settings: Mapping[str, Any]) -> str:
-    lines = ['"""Written by aurora_helpers.site; edit aurora_helpers/site/_conf.py instead."""', ""]
+    lines = ['"""Written by aurora_course.site; edit aurora_course/site/_conf.py instead."""', ""]
     lines += [f"{key} = {value!r}" for key, value in settings.items()]
     return "\n".join(lines) + "\n"
 
@@ -73,7 +73,7 @@ def write_sources(
 ) -> list[PageInfo]:
     """Write the Sphinx source folder: conf, landing page, probe page, one notebook copy per run.
 
-    ``runs`` are :class:`aurora_helpers.runner.NotebookRun` objects, or their dictionaries as in
+    ``runs`` are :class:`aurora_course.runner.NotebookRun` objects, or their dictionaries as in
     ``summary.json``; each names its executed notebook in ``output``. The executed notebooks are
     copied, never changed, and never executed again.
     """

@@ -3,7 +3,7 @@
 The sources in ``notebooks/`` are never written. For each notebook the runner writes the executed
 copy to ``build/notebooks/``, an HTML rendering to ``build/html/``, and at the end
 ``build/index.html`` (the machine's probe, then a table linking every notebook),
-``build/summary.json``, and the course website in ``build/site/`` (:mod:`aurora_helpers.site`).
+``build/summary.json``, and the course website in ``build/site/`` (:mod:`aurora_course.site`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 from unittest import mock
 
-from ._display import RawHTML, html_table, text_table
+from aurora_helpers._display import RawHTML, html_table, text_table
+from aurora_helpers.contract import (
+    CHECK_LOG_ENV_VAR,
+    DEVICES_ENV_VAR,
+    SETUP_MIME,
+    requested_device_count,
+)
+
 from .course import find_notebooks, select_notebooks
-from .devices import DEVICES_ENV_VAR, requested_device_count
-from .exercises import GRADE_LOG_ENV_VAR
-from .notebook import SETUP_MIME
 from .peak_memory import PeakMemory
 
 #: Seconds any one cell may run before the runner gives up on that notebook.
@@ -48,7 +52,7 @@ class NotebookRun:
     jax_version: str | None = None
     finished: str | None = None  # when execution ended, UTC, e.g. "2026-11-23 20:41 UTC"
     # The kernel and every process it started (notebook 08's workers), summed RSS, sampled
-    # (aurora_helpers.peak_memory); None where /proc cannot be read.
+    # (aurora_course.peak_memory); None where /proc cannot be read.
     peak_memory_mib: float | None = None
     peak_processes: int | None = None
     cpu_seconds: float | None = None  # user + system time of the kernel and its children
@@ -217,7 +221,7 @@ def probe_html(env_updates: Mapping[str, str]) -> str:
     """The probe as HTML, taken in a fresh interpreter so it sees the run's device count."""
     env = {**os.environ, **env_updates}
     result = subprocess.run(
-        [sys.executable, "-m", "aurora_helpers", "probe", "--html"],
+        [sys.executable, "-m", "aurora_course", "probe", "--html"],
         env=env,
         capture_output=True,
         text=True,
@@ -330,7 +334,7 @@ def run_course(
             os.close(handle)
             checks_log = Path(log_name)
             try:
-                with memory, mock.patch.dict(os.environ, {GRADE_LOG_ENV_VAR: log_name}):
+                with memory, mock.patch.dict(os.environ, {CHECK_LOG_ENV_VAR: log_name}):
                     pm.execute_notebook(
                         str(path),
                         str(output),

@@ -13,10 +13,10 @@ DEFAULT_BUILD = Path("build")
 
 
 def _cmd_probe(args: argparse.Namespace) -> int:
-    from .devices import setup_devices
+    from aurora_helpers.devices import setup_devices
 
     setup_devices(args.devices)
-    from .probe import probe
+    from aurora_helpers.machine_report import probe
 
     report = probe()
     if args.json:
@@ -29,53 +29,16 @@ def _cmd_probe(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    import json
+    from .bench import bench
 
-    from .devices import setup_devices
-
-    setup_devices(args.devices)
-    from .throughput.driver import COMPARE_LIBRARIES, load_suite, measure_with
-    from .throughput.jax_suite import JaxSuite
-    from .throughput.ops import ComparisonUnavailable, ThroughputSuite
-    from .throughput.results import MachineThroughput, compare_throughputs
-
-    suite = JaxSuite()
-
-    def measure(s: ThroughputSuite) -> MachineThroughput:
-        return measure_with(s, quick=args.quick, budget_s=args.budget)
-
-    status = 0
-    others: list[ThroughputSuite] = []
-    wanted = (
-        list(COMPARE_LIBRARIES)
-        if args.compare == "auto"
-        else ([args.compare] if args.compare else [])
+    return bench(
+        devices=args.devices,
+        quick=args.quick,
+        budget_s=args.budget,
+        compare=args.compare,
+        detail=args.detail,
+        as_json=args.json,
     )
-    for library in wanted:
-        try:
-            others.append(load_suite(library, suite.platform))
-        except (ModuleNotFoundError, ComparisonUnavailable) as err:
-            explicit = args.compare != "auto"
-            print(f"aurora bench: {'error' if explicit else 'note'}: {err}", file=sys.stderr)
-            if explicit:
-                status = 1
-    if status:
-        return status  # the comparison asked for cannot run: say so before spending time
-
-    results = [measure(suite)] + [measure(other) for other in others]
-    if args.json:
-        data = {"results": [r.to_dict() for r in results]}
-        print(json.dumps(data, indent=2, default=str))
-        return status
-    for result in results:
-        print(result)
-        if args.detail:
-            print(result.details())
-        print()
-    for other in results[1:]:
-        print(compare_throughputs(results[0], other))
-        print()
-    return status
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -128,13 +91,13 @@ def _cmd_retarget(args: argparse.Namespace) -> int:
         print(path.relative_to(root.resolve()))
     if args.check and changed:
         print(
-            f"aurora retarget: {len(changed)} file(s) above disagree with aurora_helpers/course.py;"
+            f"aurora retarget: {len(changed)} file(s) above disagree with aurora_course/course.py;"
             " run `aurora retarget` to rewrite them",
             file=sys.stderr,
         )
         return 1
     if not changed:
-        print("every link and install cell already agrees with aurora_helpers/course.py")
+        print("every link and install cell already agrees with aurora_course/course.py")
     return 0
 
 
@@ -308,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser(
         "retarget",
         help="point Colab links and install cells at a repository and a fixed ref",
-        description="Rewrite REPOSITORY_SLUG and REF in aurora_helpers/course.py, then every "
+        description="Rewrite REPOSITORY_SLUG and REF in aurora_course/course.py, then every "
         "notebook's Colab install cell (.md and .ipynb alike), the README's Colab links and any "
         "other mention of the repository, so that they all agree.",
     )

@@ -32,7 +32,7 @@ BASE_IMPORTS = frozenset(
 #: processes or the checking code.
 BLOCKED_IMPORTS = frozenset(
     {
-        "IPython", "_thread", "aurora_helpers", "atexit", "builtins", "code", "codeop", "ctypes",
+        "IPython", "_thread", "aurora_course", "aurora_helpers", "atexit", "builtins", "code", "codeop", "ctypes",
         "gc", "importlib", "inspect", "io", "marshal", "multiprocessing", "operator", "os",
         "pathlib", "pdb", "pickle", "runpy", "shutil", "signal", "socket", "subprocess", "sys",
         "tempfile", "threading", "traceback", "types", "unittest", "weakref", "ipykernel",
@@ -64,7 +64,7 @@ MUTATING_METHODS = frozenset(
 #: Public names of the helpers that do the checking; a solution has no use for them.
 CHECKING_NAMES = frozenset(
     {
-        "check", "exercises", "routes", "grading", "CheckResult", "ExerciseFailed", "NotSolvedYet",
+        "check", "exercises", "routes", "contract", "answer_screen", "CheckResult", "ExerciseFailed", "NotSolvedYet",
         "Case", "differences", "assert_matches", "expect_error", "student",
     }
 )  # fmt: skip
@@ -83,6 +83,8 @@ BLOCKED_ATTRIBUTES = frozenset(
 )  # fmt: skip
 #: The names under which the helpers are imported in notebooks.
 HELPER_ALIASES = frozenset({"ah", "aurora_helpers"})
+#: The course's packages: importing their modules from an answer reaches the checking code.
+HELPER_PACKAGES = frozenset({"aurora_helpers", "aurora_course"})
 
 
 @dataclass
@@ -238,7 +240,7 @@ class _Screen(ast.NodeVisitor):
             if package in BLOCKED_IMPORTS and not (
                 package == "aurora_helpers" and description == "import aurora_helpers"
             ):
-                tampering = package in TAMPERING_IMPORTS or package == "aurora_helpers"
+                tampering = package in TAMPERING_IMPORTS or package in HELPER_PACKAGES
                 self.problem(
                     node, f"`{description}` is not allowed in a solution", tampering=tampering
                 )

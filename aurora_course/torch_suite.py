@@ -8,7 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from .ops import ComparisonUnavailable, Op, host_data, matmul_error, same_values
+from aurora_helpers.throughput.ops import (
+    ComparisonUnavailable,
+    Op,
+    host_data,
+    matmul_error,
+    same_values,
+)
 
 
 class TorchSuite:

@@ -9,7 +9,7 @@ How a submission is graded:
    nearest ``### Exercise NN.k`` heading above it (in order, when the learner removed the
    headings). Everything else in the submission, its check cells and its outputs included, is
    ignored.
-3. Each learner cell is screened statically (:mod:`aurora_helpers._grade_screen`): imports,
+3. Each learner cell is screened statically (:mod:`aurora_helpers.answer_screen`): imports,
    function definitions and assignments to names only; no patching of the checking code, no
    reaching into the interpreter, no rebinding of names the course's cells use. A rejected cell
    scores "wrong" with the reason, and the course's stub runs in its place.
@@ -18,7 +18,7 @@ How a submission is graded:
    cells, in a fresh kernel, in a temporary folder, under a time limit, with
    ``AURORA_CHECKS=report`` (a wrong answer is reported, not raised, so every exercise gets a
    status) and ``AURORA_GRADE_LOG`` (each ``ah.check`` call appends a JSON line).
-5. The grader's own cells seal the log (:mod:`aurora_helpers._grade_seal`): after every code cell
+5. The grader's own cells seal the log (:mod:`aurora_course.grading.seal`): after every code cell
    they display the new log lines with an HMAC under a per-run secret, and whether the checking
    code is still the original. Only sealed lines count.
 
@@ -56,13 +56,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ._display import text_table
-from ._grade_screen import CourseNames, Screening, course_names, screen_solution
-from ._grade_seal import LOG_ENV_VAR, SEAL_MIME, TOKEN_ENV_VAR, sign
-from .course import find_notebooks, locate_notebooks, notebook_number
-from .devices import DEVICES_ENV_VAR
-from .exercises import CHECKS_ENV_VAR
-from .student import is_solution, stub_source
+from aurora_helpers._checks import positive_float
+from aurora_helpers._display import text_table
+from aurora_helpers.answer_screen import CourseNames, Screening, course_names, screen_solution
+from aurora_helpers.contract import (
+    CHECK_LOG_ENV_VAR,
+    CHECKS_ENV_VAR,
+    DEVICES_ENV_VAR,
+    requested_device_count,
+)
+
+from ..course import find_notebooks, locate_notebooks, notebook_number
+from ..student import is_solution, stub_source
+from .seal import SEAL_MIME, TOKEN_ENV_VAR, sign
 
 #: Seconds one submission may run, all cells together, unless ``--timeout`` says otherwise.
 DEFAULT_TIMEOUT_S = 300.0
@@ -78,8 +84,8 @@ _FILE_NUMBER = re.compile(r"(?<![0-9A-Za-z])([0-9A-Z][0-9])_")
 _GRADER_TAG = "aurora-grade"
 _SEAL_CALL = "_aurora_grade_seal({index})"
 _SEAL_SETUP = (
-    "# Added by `aurora grade`: seal the grade log (see aurora_helpers.grading).\n"
-    "from aurora_helpers._grade_seal import make_seal as _aurora_grade_make_seal\n\n"
+    "# Added by `aurora grade`: seal the grade log (see aurora_course.grading).\n"
+    "from aurora_course.grading.seal import make_seal as _aurora_grade_make_seal\n\n"
     "_aurora_grade_seal = _aurora_grade_make_seal()\n"
     "del _aurora_grade_make_seal"
 )
@@ -537,7 +543,7 @@ def grade_notebook(
             **os.environ,
             DEVICES_ENV_VAR: str(devices),
             CHECKS_ENV_VAR: "report",
-            LOG_ENV_VAR: str(work / "grade-log.jsonl"),
+            CHECK_LOG_ENV_VAR: str(work / "grade-log.jsonl"),
             TOKEN_ENV_VAR: str(token_file),
             "TMPDIR": str(work / "tmp"),  # whatever the notebook leaves there goes too
         }
@@ -546,7 +552,7 @@ def grade_notebook(
     if setup_error and 0 in run.executed:
         raise GradingError(
             f"the grader's set-up cell failed in the kernel ({setup_error.split(' raised ', 1)[-1]}). "
-            "Is the `python3` Jupyter kernel the Python environment with aurora_helpers installed?"
+            "Is the `python3` Jupyter kernel the Python environment with the course (aurora-helpers) installed?"
         )
     records, tampered = _seals(graded, token)
     result = SubmissionGrade(
@@ -613,9 +619,6 @@ def grade(
     Raises:
         GradingError: no course notebooks, or no submission files under ``paths``.
     """
-    from ._checks import positive_float
-    from .devices import requested_device_count
-
     timeout_s = positive_float("timeout", timeout_s)
     n_devices = requested_device_count(devices)
     course_paths = find_course(notebooks_dir)

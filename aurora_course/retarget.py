@@ -3,7 +3,7 @@
 Colab opens a notebook straight from GitHub, and the notebook's first cell pip-installs the helpers
 from GitHub too. Both must name the same repository and the same *fixed* ref (a release tag
 ``v<version>`` or a commit): a notebook opened at a tag that installs whatever ``main`` holds that
-day breaks as soon as ``main`` moves on. ``aurora_helpers/course.py`` holds the slug and the ref
+day breaks as soon as ``main`` moves on. ``aurora_course/course.py`` holds the slug and the ref
 (the one place they are set); :func:`retarget` rewrites those two lines and then every file of the
 checkout that names them: each notebook's install cell (the ``.md`` and the ``.ipynb`` of a pair
 get the same edit, so they stay in sync), the README's Colab links, ``pyproject.toml``'s homepage,
@@ -21,7 +21,7 @@ from pathlib import Path
 from .course import colab_url, pip_install_target
 
 #: The module that holds the slug and the ref, relative to the repository root.
-COURSE_MODULE = Path("aurora_helpers") / "course.py"
+COURSE_MODULE = Path("aurora_course") / "course.py"
 
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
 #: A release tag (``v1.2``, ``v0.3.0rc1``) or a commit (7 to 40 hex digits). Branches move.
@@ -75,7 +75,7 @@ def validate(slug: str, ref: str) -> Target:
 
 
 def find_root(start: Path) -> Path:
-    """The checkout of the course that holds ``start`` (the folder with ``aurora_helpers/course.py``)."""
+    """The checkout of the course that holds ``start`` (the folder with ``aurora_course/course.py``)."""
     start = start.resolve()
     for folder in (start, *start.parents):
         if (folder / COURSE_MODULE).is_file() and (folder / "notebooks").is_dir():
