@@ -33,13 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .student import STUB_TEXT, is_instructor, is_solution
+from .course_notebook import CourseNotebook, NotebookNode, is_instructor, is_solution, parse_python
+from .student import STUB_TEXT
 
 #: Shorter pieces (``x * k``, ``a[0]``) are too generic to call a pasted answer.
 MIN_CHARS = 8
 
-_CHECK_CALL = re.compile(r"""ah\.check\(\s*["'](?P<id>[0-9A-Z]\d\.\d+)["']""")
-_EXERCISE_HEADING = re.compile(r"^#+\s*Exercise\s+(?P<id>[0-9A-Z]\d\.\d+)", re.M)
 _PIECES = (
     ast.Call,
     ast.keyword,
@@ -100,25 +99,6 @@ def _occurs(needle: str, haystack: str) -> bool:
     before = r"(?<![\w.])" if needle[:1].isalnum() or needle[:1] == "_" else ""
     after = r"(?!\w)" if needle[-1:].isalnum() or needle[-1:] == "_" else ""
     return re.search(before + re.escape(needle) + after, haystack) is not None
-
-
-def _python(source: str) -> ast.Module | None:
-    """The cell's Python (IPython magics and shell lines turned into calls), or None if invalid.
-
-    A cell magic's body (``%%cluster``, ``%%time``) is read as the Python it usually is.
-    """
-    if source.lstrip().startswith("%%"):
-        source = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
-    try:
-        return ast.parse(source)
-    except SyntaxError:
-        pass
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        return ast.parse(TransformerManager().transform_cell(source))
-    except (ImportError, SyntaxError):
-        return None
 
 
 def _names_a_tool(node: ast.AST) -> bool:
@@ -190,30 +170,13 @@ class _Answer:
     names: frozenset[str]
 
 
-def _exercise_of(cells: list[Any], index: int) -> str:
-    """The exercise a solution cell answers: the next check call, else the heading above it."""
-    for cell in cells[index + 1 :]:
-        if cell.get("cell_type") == "code":
-            found = _CHECK_CALL.search(cell.source)
-            if found:
-                return found.group("id")
-            if is_solution(cell):
-                break
-    for cell in reversed(cells[:index]):
-        if cell.get("cell_type") == "markdown":
-            heading = _EXERCISE_HEADING.search(cell.source)
-            if heading:
-                return heading.group("id")
-    return f"solution cell {index}"
-
-
-def _ordinary_code(cells: list[Any]) -> set[str]:
+def _ordinary_code(cells: list[NotebookNode]) -> set[str]:
     """Every expression and statement of the notebook's code outside solutions, normalised."""
     keys: set[str] = set()
     for cell in cells:
         if cell.get("cell_type") != "code" or is_solution(cell) or is_instructor(cell):
             continue
-        tree = _python(cell.source)
+        tree = parse_python(cell.source)
         if tree is not None:
             keys.update(
                 _piece_key(n)
@@ -223,7 +186,7 @@ def _ordinary_code(cells: list[Any]) -> set[str]:
     return keys
 
 
-def _ordinary_words(cells: list[Any]) -> set[str]:
+def _ordinary_words(cells: list[NotebookNode]) -> set[str]:
     return {
         word
         for cell in cells
@@ -232,15 +195,16 @@ def _ordinary_words(cells: list[Any]) -> set[str]:
     }
 
 
-def solution_answers(nb: Any) -> list[_Answer]:
+def solution_answers(nb: NotebookNode) -> list[_Answer]:
     """What each solution cell of the course notebook ``nb`` gives away, if pasted elsewhere."""
+    notebook = CourseNotebook.from_nb(nb)
     cells = list(nb.cells)
     ordinary, words = _ordinary_code(cells), _ordinary_words(cells)
     answers = []
     for index, cell in enumerate(cells):
         if not is_solution(cell) or is_instructor(cell):
             continue
-        tree = _python(cell.source)
+        tree = parse_python(cell.source)
         if tree is None:
             continue
         pieces: dict[str, str] = {}
@@ -261,7 +225,9 @@ def solution_answers(nb: Any) -> list[_Answer]:
                     if written and normalise(written) != key:
                         pieces.setdefault(normalise(written), " ".join(written.split()))
         distinctive_names = names - words - _kept_names(tree)
-        answers.append(_Answer(_exercise_of(cells, index), pieces, frozenset(distinctive_names)))
+        exercise = notebook.exercise_of(index)
+        label = exercise.label if exercise else f"solution cell {index}"
+        answers.append(_Answer(label, pieces, frozenset(distinctive_names)))
     return answers
 
 
@@ -276,7 +242,7 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _places(nb: Any) -> Iterator[tuple[str, str]]:
+def _places(nb: NotebookNode) -> Iterator[tuple[str, str]]:
     """``(where, text)`` for every text of the student copy: sources, outputs, metadata."""
     yield "the notebook's metadata", json.dumps(nb.metadata, ensure_ascii=False)
     for index, cell in enumerate(nb.cells):
@@ -304,7 +270,7 @@ def _context(text: str, needle_normalised: str, width: int = 40) -> str:
     return flat[max(0, start - width) : start + len(needle_normalised) + width]
 
 
-def _leaks(answers: list[_Answer], student: Any) -> list[Leak]:
+def _leaks(answers: list[_Answer], student: NotebookNode) -> list[Leak]:
     found: list[Leak] = []
     for where, text in _places(student):
         squeezed = normalise(text)
@@ -324,7 +290,7 @@ def _leaks(answers: list[_Answer], student: Any) -> list[Leak]:
     return found
 
 
-def find_leaks(original: Any, student: Any) -> list[Leak]:
+def find_leaks(original: NotebookNode | Path, student: NotebookNode | Path) -> list[Leak]:
     """The leaks of the course notebook ``original`` into its student copy ``student``.
 
     Each argument is an nbformat notebook or the path of one.

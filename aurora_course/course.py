@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+
+from .course_notebook import NOTEBOOK_NAME
 
 #: The course's GitHub repository, ``owner/name``, and the git ref (a release tag ``v<version>``
 #: or a commit) that Colab opens the notebooks at and installs the helpers from. The one place
@@ -12,8 +13,6 @@ from pathlib import Path
 #: ``pyproject.toml``); ``tests/test_retarget.py`` checks that they all agree.
 REPOSITORY_SLUG = "project-aurora/aurora-course"
 REF = "v0.1.0"
-
-_NOTEBOOK_NAME = re.compile(r"^(?P<number>[0-9A-Z]\d)_[a-z0-9_]+\.ipynb$")
 
 
 def colab_url(notebook: str, slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
@@ -28,7 +27,7 @@ def pip_install_target(slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
 
 def find_notebooks(directory: Path) -> list[Path]:
     """The course's notebooks in ``directory`` (``NN_name.ipynb``), in course order."""
-    return sorted(p for p in directory.glob("*.ipynb") if _NOTEBOOK_NAME.match(p.name))
+    return sorted(p for p in directory.glob("*.ipynb") if NOTEBOOK_NAME.match(p.name))
 
 
 def locate_notebooks(explicit: Path | None = None) -> Path:
@@ -61,7 +60,7 @@ def locate_notebooks(explicit: Path | None = None) -> Path:
 
 def notebook_number(path: Path) -> str:
     """``"03"`` for ``03_devices.ipynb``."""
-    match = _NOTEBOOK_NAME.match(path.name)
+    match = NOTEBOOK_NAME.match(path.name)
     if match is None:
         raise ValueError(f"{path.name} is not named like a course notebook (NN_name.ipynb)")
     return match.group("number")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .runner import CourseRun
+    from .records import CourseRun
 
 BEGIN = "<!-- memory-table: begin (written by `aurora run --memory-report`; do not edit) -->"
 END = "<!-- memory-table: end -->"

@@ -17,12 +17,8 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .site.pages import notebook_title
-
-QUICKREF_TAG = "quickref"
-_HEAD = re.compile(r"^\s*\*\*Quick reference:\s*(?P<title>[^*]+?)\.?\*\*\s*", re.IGNORECASE)
+from .course_notebook import QUICKREF_TAG, CourseNotebook
 
 
 class QuickrefError(ValueError):
@@ -39,55 +35,41 @@ class QuickrefEntry:
     body: str
 
 
-def _tags(cell: Any) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
-
-
-def entries_of(nb: Any, name: str) -> list[QuickrefEntry]:
-    """The ``quickref`` cells of one nbformat notebook.
+def entries_of(notebook: CourseNotebook) -> list[QuickrefEntry]:
+    """The ``quickref`` tables of one notebook.
 
     Raises:
         QuickrefError: a tagged cell is not markdown, lacks the ``**Quick reference: ...**``
             opening or a table, or is not followed by a code cell that checks it.
     """
-    nb_title = notebook_title(nb, name)
+    name = f"{notebook.name}.ipynb"
     found = []
-    for index, cell in enumerate(nb.cells):
-        if QUICKREF_TAG not in _tags(cell):
-            continue
-        where = f"{name}, cell {index}"
-        if cell.get("cell_type") != "markdown":
+    for table in notebook.quickrefs:
+        where = f"{name}, cell {table.cell}"
+        if not table.markdown:
             raise QuickrefError(f"{where}: only markdown cells can be tagged {QUICKREF_TAG!r}")
-        head = _HEAD.match(cell.source)
-        if head is None:
+        if table.title is None:
             raise QuickrefError(
                 f"{where}: a quick-reference cell starts with '**Quick reference: <title>.**'"
             )
-        body = cell.source[head.end() :].strip()
-        if not re.search(r"^\s*\|.*\|\s*$", body, re.MULTILINE):
+        if not re.search(r"^\s*\|.*\|\s*$", table.body, re.MULTILINE):
             raise QuickrefError(f"{where}: a quick-reference cell holds a markdown table")
-        following = next((c for c in nb.cells[index + 1 :] if c.get("cell_type") == "code"), None)
-        between = nb.cells[index + 1 : nb.cells.index(following)] if following is not None else []
-        if following is None or any(
-            re.search(r"^#{1,6}\s", c.source, re.MULTILINE) for c in between
-        ):
+        if table.check is None:
             raise QuickrefError(
                 f"{where}: the code that checks a quick-reference table must follow it in the "
                 "same section (before the next heading)"
             )
-        found.append(QuickrefEntry(name, nb_title, head.group("title").strip(), body))
+        found.append(QuickrefEntry(name, notebook.heading, table.title, table.body))
     return found
 
 
 def collect(notebooks_dir: Path) -> list[QuickrefEntry]:
     """Every quick-reference table of the course, in course order."""
-    import nbformat
-
     from .course import find_notebooks
 
     entries = []
     for path in find_notebooks(notebooks_dir):
-        entries += entries_of(nbformat.read(path, as_version=4), path.name)
+        entries += entries_of(CourseNotebook.read(path))
     if not entries:
         raise QuickrefError(f"no cell tagged {QUICKREF_TAG!r} in the notebooks of {notebooks_dir}")
     return entries

@@ -10,18 +10,11 @@ fails when the file and the notebooks disagree).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-#: The title cell's time line: total, teaching and exercise minutes.
-TIME_LINE = re.compile(
-    r"\*\*Time:\*\*\s*about\s+(?P<total>\d+)\s+minutes\s*"
-    r"\((?P<teaching>\d+)\s+teaching,\s*(?P<exercises>\d+)\s+exercises\)\."
-)
-_TITLE = re.compile(r"^#\s+(?P<number>[0-9A-Z]\d)\s*·\s*(?P<title>.+?)\s*$", re.MULTILINE)
+from .course_notebook import CourseNotebook
 
 #: Work between two breaks, at most (minutes); a break comes between notebooks.
 WORK_BETWEEN_BREAKS = 90
@@ -47,48 +40,36 @@ class NotebookTime:
         return self.teaching + self.exercises
 
 
-def _markdown_sources(nb: Any) -> Iterable[str]:
-    for cell in nb.cells:
-        if cell.get("cell_type") == "markdown":
-            yield cell.source
-
-
-def notebook_time(nb: Any, name: str = "notebook") -> NotebookTime:
-    """Read the title and the time line of an nbformat notebook.
+def notebook_time(notebook: CourseNotebook) -> NotebookTime:
+    """The number, title and minutes of a course notebook, for a schedule.
 
     Raises:
         ScheduleError: no ``# NN · Title`` heading, no time line in the exact form, or its total
             is not teaching + exercises.
     """
-    title = time = None
-    for source in _markdown_sources(nb):
-        title = title or _TITLE.search(source)
-        time = time or TIME_LINE.search(source)
-    if title is None:
+    name, time = notebook.name, notebook.time
+    if not notebook.numbered_title or notebook.number is None:
         raise ScheduleError(f"{name}: no title heading of the form '# NN · Title'")
     if time is None:
         raise ScheduleError(
             f"{name}: no time line of the form "
             "'**Time:** about N minutes (T teaching, E exercises).' in a markdown cell"
         )
-    total, teaching, exercises = (int(time.group(k)) for k in ("total", "teaching", "exercises"))
-    if teaching + exercises != total:
+    if not time.consistent:
         raise ScheduleError(
-            f"{name}: the time line says {total} minutes but {teaching} teaching + {exercises} "
-            f"exercises is {teaching + exercises}"
+            f"{name}: the time line says {time.total} minutes but {time.teaching} teaching + "
+            f"{time.exercises} exercises is {time.teaching + time.exercises}"
         )
-    return NotebookTime(title.group("number"), title.group("title"), teaching, exercises)
+    return NotebookTime(notebook.number, notebook.title, time.teaching, time.exercises)
 
 
 def read_course_times(notebooks_dir: Path) -> dict[str, NotebookTime]:
     """Every course notebook's :class:`NotebookTime`, by number, in course order."""
-    import nbformat
-
     from .course import find_notebooks
 
     times = {}
     for path in find_notebooks(notebooks_dir):
-        found = notebook_time(nbformat.read(path, as_version=4), path.name)
+        found = notebook_time(CourseNotebook.read(path))
         times[found.number] = found
     if not times:
         raise ScheduleError(f"no course notebooks (NN_name.ipynb) in {notebooks_dir}")

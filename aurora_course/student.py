@@ -16,10 +16,9 @@ import ast
 import copy
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-SOLUTION_TAG = "solution"
-INSTRUCTOR_TAG = "instructor"
+from .course_notebook import NotebookNode, is_instructor, is_solution
+
 STUB_MESSAGE = "your answer here"
 _HEADER = "# Your answer: replace the stubs below, then run the check cell.\n"
 #: Words every stub holds, whatever the solution was.
@@ -94,17 +93,7 @@ def stub_source(source: str) -> str:
     return _HEADER + "\n\n".join(stubs) + "\n"
 
 
-def is_solution(cell: Any) -> bool:
-    return cell.get("cell_type") == "code" and SOLUTION_TAG in cell.get("metadata", {}).get(
-        "tags", []
-    )
-
-
-def is_instructor(cell: Any) -> bool:
-    return INSTRUCTOR_TAG in cell.get("metadata", {}).get("tags", [])
-
-
-def _show(cell: Any) -> None:
+def _show(cell: NotebookNode) -> None:
     """Undo what hides a solution: JupyterLab's ``source_hidden`` and Colab's form view."""
     jupyter = cell.metadata.get("jupyter", {})
     jupyter.pop("source_hidden", None)
@@ -113,7 +102,7 @@ def _show(cell: Any) -> None:
     cell.metadata.pop("cellView", None)
 
 
-def make_student_notebook(nb: Any) -> Any:
+def make_student_notebook(nb: NotebookNode) -> NotebookNode:
     """A deep copy of the nbformat notebook ``nb`` with every solution cell stubbed and shown,
     every ``instructor`` cell removed and every output cleared."""
     student = copy.deepcopy(nb)

@@ -6,17 +6,15 @@
 from __future__ import annotations
 
 from .build import SiteBuild, SiteBuildError, build_site, sphinx_available, write_sources
-from .pages import PROBE_PAGE, PageInfo, ran_on
+from .pages import PROBE_PAGE
 from .tags import TAG_BEHAVIOUR, site_copy, site_tags
 
 __all__ = [
     "PROBE_PAGE",
     "TAG_BEHAVIOUR",
-    "PageInfo",
     "SiteBuild",
     "SiteBuildError",
     "build_site",
-    "ran_on",
     "site_copy",
     "site_tags",
     "sphinx_available",

@@ -9,16 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..records import NotebookRun
 from ._conf import sphinx_config
-from .pages import (
-    PROBE_PAGE,
-    PageInfo,
-    banner,
-    landing_page,
-    notebook_minutes,
-    notebook_title,
-    probe_page,
-)
+from .pages import PROBE_PAGE, banner, landing_page, probe_page
 from .tags import TAG_BEHAVIOUR, site_copy
 
 #: Pages made from what the notebooks say: the quick reference and the workshop schedules.
@@ -46,10 +39,6 @@ class SiteBuild:
     warnings: list[str] = field(default_factory=list)
 
 
-def _field(run: Any, name: str) -> Any:
-    return run.get(name) if isinstance(run, Mapping) else getattr(run, name, None)
-
-
 def _conf_py(settings: Mapping[str, Any]) -> str:
     lines = ['"""Written by aurora_course.site; edit aurora_course/site/_conf.py instead."""', ""]
     lines += [f"{key} = {value!r}" for key, value in settings.items()]
@@ -66,19 +55,19 @@ def sphinx_available() -> bool:
 
 
 def write_sources(
-    runs: Iterable[Any],
+    runs: Iterable[NotebookRun],
     source_dir: Path,
     probe_html: str = "",
     tag_table: Mapping[str, tuple[str, ...]] = TAG_BEHAVIOUR,
-) -> list[PageInfo]:
+) -> list[NotebookRun]:
     """Write the Sphinx source folder: conf, landing page, probe page, one notebook copy per run.
 
-    ``runs`` are :class:`aurora_course.runner.NotebookRun` objects, or their dictionaries as in
-    ``summary.json``; each names its executed notebook in ``output``. The executed notebooks are
-    copied, never changed, and never executed again.
+    Each run names its executed notebook in ``output``; the notebooks are copied, never changed,
+    and never executed again. Returns the runs that became pages (those with an executed copy).
     """
     import nbformat
 
+    from ..course_notebook import CourseNotebook
     from ..quickref import QuickrefError, as_myst, entries_of
     from ..schedule import NotebookTime, ScheduleError, notebook_time, render_schedule
 
@@ -90,30 +79,18 @@ def write_sources(
     references = []
     times: dict[str, NotebookTime] = {}
     for run in runs:
-        output = Path(_field(run, "output"))
+        output = Path(run.output)
         if not output.exists():
-            continue  # papermill wrote nothing: the run's report says why
-        nb = nbformat.read(output, as_version=4)
-        page = PageInfo(
-            name=output.stem,
-            title=notebook_title(nb, output.stem),
-            minutes=notebook_minutes(nb),
-            status=_field(run, "status") or "?",
-            seconds=float(_field(run, "seconds") or 0.0),
-            backend=_field(run, "backend"),
-            device_count=_field(run, "device_count"),
-            jax_version=_field(run, "jax_version"),
-            finished=_field(run, "finished"),
-            error=_field(run, "error"),
-        )
-        nbformat.write(site_copy(nb, banner(page), tag_table), source_dir / output.name)
-        pages.append(page)
+            continue  # nothing was executed: the run's report says why
+        notebook = CourseNotebook.read(output)
+        nbformat.write(site_copy(notebook.nb, banner(run), tag_table), source_dir / output.name)
+        pages.append(run)
         try:
-            references += entries_of(nb, output.name)
+            references += entries_of(notebook)
         except QuickrefError as err:
             raise SiteBuildError(str(err)) from err
         try:
-            found = notebook_time(nb, output.name)
+            found = notebook_time(notebook)
             times[found.number] = found
         except ScheduleError:
             pass  # a notebook without the time line: no schedule page (the tests require it)
@@ -187,7 +164,7 @@ def run_sphinx(source_dir: Path, site_dir: Path, *, strict: bool = False) -> lis
 
 
 def build_site(
-    runs: Sequence[Any],
+    runs: Sequence[NotebookRun],
     build_dir: Path,
     *,
     probe_html: str = "",
@@ -215,6 +192,6 @@ def build_site(
     return SiteBuild(
         index=site_dir / "index.html",
         seconds=time.perf_counter() - start,
-        pages=[p.name for p in pages],
+        pages=[p.notebook for p in pages],
         warnings=warnings,
     )

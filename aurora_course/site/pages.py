@@ -2,66 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..course import REPOSITORY_SLUG, colab_url
-from ..schedule import TIME_LINE
-
-_TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*$", re.MULTILINE)
+from ..records import NotebookRun
 
 #: Page name of the machine probe.
 PROBE_PAGE = "machine"
-
-
-@dataclass(frozen=True)
-class PageInfo:
-    """One notebook page: where it came from, what it is called, how long it takes and ran."""
-
-    name: str  # file stem, e.g. "06_sharding"
-    title: str
-    minutes: int | None
-    status: str
-    seconds: float
-    backend: str | None = None
-    device_count: int | None = None
-    jax_version: str | None = None
-    finished: str | None = None
-    error: str | None = None
-
-
-def notebook_title(nb: Any, fallback: str) -> str:
-    """The text of the notebook's first ``# heading``, else ``fallback``."""
-    for cell in nb.cells:
-        if cell.get("cell_type") == "markdown":
-            match = _TITLE.search(cell.source)
-            if match:
-                return match.group("title")
-    return fallback
-
-
-def notebook_minutes(nb: Any) -> int | None:
-    """The total minutes of the notebook's time line (the one ``aurora schedule`` reads), if any."""
-    for cell in nb.cells:
-        if cell.get("cell_type") == "markdown":
-            match = TIME_LINE.search(cell.source)
-            if match:
-                return int(match.group("total"))
-    return None
-
-
-def ran_on(page: PageInfo) -> str:
-    """One line: JAX version, backend, device count, seconds and date of this page's run."""
-    parts = [
-        f"JAX {page.jax_version or '?'}",
-        f"backend `{page.backend or '?'}`",
-        f"{page.device_count if page.device_count is not None else '?'} device(s)",
-        f"{page.seconds:.1f} s",
-        f"executed {page.finished or '?'}",
-    ]
-    return " · ".join(parts)
 
 
 def _escape(text: str) -> str:
@@ -69,7 +16,7 @@ def _escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def banner(page: PageInfo) -> str:
+def banner(page: NotebookRun) -> str:
     """The markdown cell inserted under each notebook's title: run facts, Colab, download."""
     status = (
         "" if page.status == "ok" else f"\n\n**This notebook failed:** {_escape(page.error or '?')}"
@@ -77,14 +24,14 @@ def banner(page: PageInfo) -> str:
     return (
         "```{admonition} What this page ran on\n"
         ":class: aurora-ran-on\n\n"
-        f"{ran_on(page)}{status}\n"
+        f"{page.ran_on()}{status}\n"
         "```\n\n"
-        f"[Open in Colab]({colab_url(page.name + '.ipynb')}) · "
-        f"{{download}}`Download the notebook <{page.name}.ipynb>`"
+        f"[Open in Colab]({colab_url(page.notebook + '.ipynb')}) · "
+        f"{{download}}`Download the notebook <{page.notebook}.ipynb>`"
     )
 
 
-def landing_page(pages: Sequence[PageInfo], extra: Sequence[str] = ()) -> str:
+def landing_page(pages: Sequence[NotebookRun], extra: Sequence[str] = ()) -> str:
     """``index.md``: what the course is, the course map, how to run it, and the toctree.
 
     ``extra`` names further pages (the quick reference, the schedules) listed after the notebooks.
@@ -93,10 +40,10 @@ def landing_page(pages: Sequence[PageInfo], extra: Sequence[str] = ()) -> str:
     for p in pages:
         minutes = f"{p.minutes} min" if p.minutes is not None else "?"
         rows.append(
-            f"| {{doc}}`{_escape(p.title)} <{p.name}>` | {minutes} | {p.status} | {p.seconds:.1f} s |"
+            f"| {{doc}}`{_escape(p.title or p.notebook)} <{p.notebook}>` | {minutes} | {p.status} | {p.seconds:.1f} s |"
         )
     total = sum(p.minutes or 0 for p in pages)
-    toc = "\n".join([p.name for p in pages] + list(extra))
+    toc = "\n".join([p.notebook for p in pages] + list(extra))
     more = "".join(f"- {{doc}}`{name}`\n" for name in extra)
     more = f"\n## For the classroom\n\n{more}" if extra else ""
     repo = f"https://github.com/{REPOSITORY_SLUG}"

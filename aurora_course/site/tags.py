@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
 
-from ..student import is_instructor
+from aurora_helpers.contract import MIME_PREFIX
+
+from ..course_notebook import NotebookNode, is_instructor
 
 #: Course tag -> myst-nb tags added to the cell in the copy the site reads.
 #: ``hide-input``: the code sits behind a collapsed "show" toggle, its output stays visible.
@@ -23,7 +24,7 @@ TAG_BEHAVIOUR: Mapping[str, tuple[str, ...]] = {
 
 #: Output MIME types meant for programs, not readers (the set-up summary ``aurora run`` reads
 #: back). The site copies drop them; each such output also carries ``text/plain``, which stays.
-MACHINE_MIME_PREFIX = "application/vnd.aurora."
+MACHINE_MIME_PREFIX = MIME_PREFIX
 
 
 def site_tags(tags: list[str], table: Mapping[str, tuple[str, ...]] = TAG_BEHAVIOUR) -> list[str]:
@@ -52,10 +53,10 @@ def collapsed_note(markdown: str, summary: str = "Instructor note") -> str:
 
 
 def site_copy(
-    nb: Any,
+    nb: NotebookNode,
     banner: str | None = None,
     table: Mapping[str, tuple[str, ...]] = TAG_BEHAVIOUR,
-) -> Any:
+) -> NotebookNode:
     """A copy of an executed notebook for the site: tags mapped by ``table``, ``banner`` inserted.
 
     Outputs lose their machine-only MIME types (:data:`MACHINE_MIME_PREFIX`); markdown cells
