@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from ._jax_versions import JAX_REQUIREMENT as JAX_REQUIREMENT
     from ._jax_versions import JAX_UPPER_EXCLUSIVE as JAX_UPPER_EXCLUSIVE
     from ._jax_versions import check_jax_version as check_jax_version
-    from .cluster.launcher import ClusterError as ClusterError
-    from .cluster.launcher import ClusterProcessError as ClusterProcessError
-    from .cluster.launcher import ClusterRun as ClusterRun
-    from .cluster.launcher import ClusterStartError as ClusterStartError
-    from .cluster.launcher import ClusterTimeout as ClusterTimeout
     from .cluster.launcher import LocalCluster as LocalCluster
     from .cluster.launcher import run_cluster as run_cluster
     from .cluster.magic import load_cluster_magic as load_cluster_magic
+    from .cluster.outcomes import ClusterError as ClusterError
+    from .cluster.outcomes import ClusterProcessError as ClusterProcessError
+    from .cluster.outcomes import ClusterRun as ClusterRun
+    from .cluster.outcomes import ClusterStartError as ClusterStartError
+    from .cluster.outcomes import ClusterTimeout as ClusterTimeout
     from .collectives import COLLECTIVE_KINDS as COLLECTIVE_KINDS
     from .collectives import CollectiveCounts as CollectiveCounts
     from .collectives import CollectiveOp as CollectiveOp

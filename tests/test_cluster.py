@@ -529,7 +529,7 @@ def test_the_launcher_is_imported_only_when_used(fresh_python):
         assert ah.LocalCluster.__module__ == "aurora_helpers.cluster.launcher"
         assert "aurora_helpers.cluster" in sys.modules and "LocalCluster" in dir(ah)
         assert ah.load_cluster_magic.__module__ == "aurora_helpers.cluster.magic"
-        assert set(ah.__all__) <= set(dir(ah)) | set(ah._LAZY)
+        assert set(ah.__all__) <= set(dir(ah))
         try:
             ah.no_such_name
         except AttributeError as err:
