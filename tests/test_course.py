@@ -49,12 +49,3 @@ def test_appendices_sort_after_the_numbered_notebooks(tmp_path):
         (tmp_path / f"{name}.ipynb").write_text("{}")
     found = [p.stem[:2] for p in find_notebooks(tmp_path)]
     assert found == ["00", "08", "09", "A1"]
-
-
-def test_notebook_cells_are_never_shuffled():
-    """nbval makes each cell a test; pytest-randomly (on for the unit tests) would run them out of
-    order, so every nbval command line turns it off."""
-    for path in ("Makefile", "scripts/test-matrix", "scripts/test-gpu"):
-        text = (ROOT / path).read_text()
-        assert "--nbval-lax" in text, path
-        assert "no:randomly" in text, f"{path}: nbval without -p no:randomly"
