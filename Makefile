@@ -139,9 +139,14 @@ schedule: setup
 student: setup
 	$(PY) -m aurora_course student --out build/student
 
+# JupyterLab for learners: the .ipynb files only (the MyST twins are hidden), each starting on the
+# course's kernel ("Project Aurora (JAX)", registered under the name the notebooks ask for, python3,
+# in build/lab, which JUPYTER_PATH puts first), no news pop-up (scripts/lab/).
+LAB := $(abspath build/lab)
 lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
-	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
+	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab notebooks --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
 	$(PY) -m ruff check aurora_helpers aurora_course tests notebooks
