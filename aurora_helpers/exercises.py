@@ -13,7 +13,8 @@ A wrong answer is reported, not raised: the check returns a red "wrong" result n
 differs, so one wrong exercise does not stop "Run all" and every exercise gets a status. Two
 environment variables change that for tools: ``AURORA_CHECKS=raise`` makes a wrong answer raise
 :class:`ExerciseFailed` (the course's own tests, so a broken solution fails them), and
-``AURORA_GRADE_LOG=<file>`` appends one JSON line per check (``aurora grade`` reads it).
+``AURORA_GRADE_LOG=<file>`` appends one JSON line per check (``aurora grade`` reads it). Both
+names, and the line's format, are defined in :mod:`aurora_helpers.contract`.
 """
 
 from __future__ import annotations
