@@ -1,10 +1,14 @@
-"""Static screening of a learner's solution cell before ``aurora grade`` runs it.
+"""The rules an answer cell must follow, checked statically: what ``aurora grade`` screens.
 
 A solution cell may hold what ``aurora student`` can stub: imports, function definitions and
 assignments to plain names. The screen also rejects code that could fake a pass instead of solving
 the exercise: patching the checking code, reaching the interpreter's internals, rebinding names
 the course's own cells rely on, or writing outside the function's own variables. It reads the code
 only (Python's ``ast``); it never runs it. Each problem is one sentence naming the line.
+
+The rules live in the helpers, not in the tools, so that a notebook's own ``ah.check`` can apply
+the same screen as ``aurora grade`` (and the two never disagree); they import nothing but the
+standard library.
 """
 
 from __future__ import annotations
