@@ -227,7 +227,8 @@ class CourseNotebook:
         number = (title.group("number") if title else None) or (
             file_number.group("number") if file_number else None
         )
-        checks = {c.index: tuple(check_labels(c.source)) for c in cells if c.is_code}
+        found = {c.index: tuple(check_labels(c.source)) for c in cells if c.is_code}
+        checks = {index: labels for index, labels in found.items() if labels}
         return cls(
             name=name,
             nb=nb,
@@ -239,8 +240,8 @@ class CourseNotebook:
             time=TimeLine(*(int(time.group(k)) for k in ("total", "teaching", "exercises")))
             if time
             else None,
-            exercises=_exercises(cells, {i: labels for i, labels in checks.items() if labels}),
-            checks={i: labels for i, labels in checks.items() if labels},
+            exercises=_exercises(cells, checks),
+            checks=checks,
             quickrefs=tuple(_quickrefs(cells)),
         )
 
