@@ -66,6 +66,7 @@ def test_the_course_reference_covers_the_required_topics():
         assert topic in titles, f"no quick-reference table about {topic!r}: {titles}"
 
 
+@pytest.mark.slow
 def test_the_pdf_is_printed(tmp_path):
     if find_chromium() is None:
         if os.environ.get("AURORA_REQUIRE_BROWSER"):

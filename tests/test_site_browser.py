@@ -26,6 +26,8 @@ from aurora_course.course import colab_url
 
 from .site_browser import chromium, console_errors, find_chromium, foreign_requests, serve
 
+pytestmark = pytest.mark.slow  # a browser, a web server, JupyterLab: make test-site
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "build" / "site-shots"
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/svg+xml", "image/gif")
