@@ -9,11 +9,22 @@ finds the five collective operations in that text, with the device groups each o
     counts.ops[0].mesh_axes(mesh)        # ('data',): the devices that sum together
 
 Asynchronous forms (``all-reduce-start``/``-done`` on GPU) count once, as their base operation.
-The counts are static: a collective inside a loop body counts once however often the loop runs.
+
+**Loops.** The counts are static: ``counts["all-reduce"]`` is how many all-reduce *instructions*
+the program holds, and an instruction inside the body of a ``while`` loop (what ``lax.scan``,
+``fori_loop`` and ``while_loop`` compile to) counts once however often the loop runs. Each
+instruction also knows how many times it runs per execution of the program
+(:attr:`CollectiveOp.executions`), read from the trip count XLA records on each loop
+(``known_trip_count`` in the loop's ``backend_config``), multiplied through nested loops;
+:meth:`CollectiveCounts.executed` and ``as_dict(per_execution=True)`` add those up::
+
+    counts = ah.count_collectives(accumulate, params, batches)   # psum inside a scan of 4
+    counts["all-reduce"], counts.executed("all-reduce")          # 1, 4
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Iterator, Mapping
@@ -55,6 +66,16 @@ _MESH_GROUPS = re.compile(
 _MESH_AXIS = re.compile(r"([^,=\s]+)=(\d+)")
 _GROUP_AXIS = re.compile(r"(?P<name>[^,:\s]+)(?::\((?P<pre>\d+)\)(?P<size>\d+))?")
 _LIST_GROUPS = re.compile(r"replica_groups=\{(?P<body>(?:\{[\d,\s]*\},?\s*)*)\}")
+# A computation's header: "%region_0.2 (p: f32[2]) -> f32[2] {" or "ENTRY %main.3 (...) -> ... {"
+# (not indented; instructions are).
+_COMPUTATION = re.compile(r"^(?P<entry>ENTRY\s+)?%?(?P<name>[^\s(=]+)\s*(?:\(.*)?\{\s*$")
+# References to other computations inside an instruction: "body=%region_0", "calls=%fused",
+# "branch_computations={%a, %b}".
+_CALLED = re.compile(r"\b(?P<attr>\w+)=(?:%(?P<one>[\w.\-]+)|\{(?P<many>%[^}]*)\})")
+# XLA records a loop's trip count in its backend_config: {"known_trip_count":{"n":"5"}} (as JAX
+# 0.9.0 and 0.12 print it; the pattern also reads the same JSON quoted inside a string, \"n\").
+_TRIP_COUNT = re.compile(r'known_trip_count\\?"\s*:\s*\{\s*\\?"n\\?"\s*:\s*\\?"?(?P<n>\d+)')
+_ASYNC_FOLLOW_UP = re.compile(r"\basync-(?:update|done)\(")
 _PAIRS = re.compile(r"source_target_pairs=\{(?P<body>(?:\{[\d,\s]*\},?\s*)*)\}")
 _INNER_BRACES = re.compile(r"\{([\d,\s]*)\}")
 # An array type in HLO text: "f32[8,4]{1,0}", "bf16[]", "pred[3]".
@@ -198,6 +219,27 @@ class CollectiveOp:
     when the groups are written in a form this module cannot read."""
     line: str
     """The instruction, as printed."""
+    executions: int | None = 1
+    """How many times this instruction runs in one execution of the program: 1 outside loops,
+    the product of the enclosing loops' trip counts inside them (as XLA records them,
+    ``known_trip_count``). ``None`` when that is not known: a loop whose trip count XLA did not
+    record (a ``while_loop`` whose bound depends on the data) or a branch of a conditional
+    (it may run or not)."""
+
+    def known_executions(self) -> int:
+        """:attr:`executions`, or an error that says why it is unknown and what to do instead.
+
+        Raises:
+            ValueError: the instruction sits in a loop of unknown trip count or in a branch.
+        """
+        if self.executions is None:
+            raise ValueError(
+                f"the {self.kind} {self.result} runs inside a loop whose trip count the compiled "
+                "program does not record (a while_loop whose bound depends on the data) or in a "
+                "branch of a conditional, so how often it runs is not known from the program; "
+                "use the static count (counts[kind]) and multiply by the iterations you know"
+            )
+        return self.executions
 
     @property
     def result_bytes(self) -> int:
@@ -280,9 +322,60 @@ class CollectiveCounts(Mapping[str, int]):
         """All collectives together; 0 means the program needs no communication."""
         return len(self.ops)
 
-    def as_dict(self, *, nonzero: bool = False) -> dict[str, int]:
-        """``{kind: count}``; with ``nonzero=True`` only the kinds that occur."""
-        return {k: v for k, v in self.items() if v or not nonzero}
+    def as_dict(self, *, nonzero: bool = False, per_execution: bool = False) -> dict[str, int]:
+        """``{kind: count}``; with ``nonzero=True`` only the kinds that occur.
+
+        Args:
+            nonzero: leave out the kinds that do not occur.
+            per_execution: count how many times each kind *runs* in one execution of the
+                program (loop bodies times their trip counts, :meth:`executed`) instead of the
+                instructions the program holds.
+
+        Raises:
+            ValueError: with ``per_execution``, a collective in a loop of unknown trip count.
+        """
+        counts = {
+            kind: self.executed(kind) if per_execution else self[kind] for kind in COLLECTIVE_KINDS
+        }
+        return {k: v for k, v in counts.items() if v or not nonzero}
+
+    def executed(self, kind: str) -> int:
+        """How many collectives of ``kind`` run in one execution of the program: each
+        instruction counted :attr:`CollectiveOp.executions` times (once outside loops).
+
+        Raises:
+            ValueError: one of them sits in a loop whose trip count XLA did not record, or in a
+                branch of a conditional: the number of runs is not in the program.
+        """
+        return sum(op.known_executions() for op in self.of_kind(kind))
+
+    @property
+    def in_loops(self) -> tuple[CollectiveOp, ...]:
+        """The instructions that run other than once per execution (inside loops or branches)."""
+        return tuple(op for op in self.ops if op.executions != 1)
+
+    def permute_link_bytes(self, *, per_execution: bool = False) -> dict[tuple[int, int], int]:
+        """Bytes each (source, target) device pair carries in the program's collective-permutes.
+
+        A permute is point-to-point, so these are what the links between the pairs carry, read
+        from the program alone: a hand-written algorithm (a ring of ``ppermute`` s) can be
+        checked this way against a cost formula. The other collectives leave their algorithm to
+        the backend, so their link traffic is not in the program and is not counted here.
+
+        Args:
+            per_execution: count a permute inside a loop once per iteration.
+
+        Raises:
+            ValueError: with ``per_execution``, a permute in a loop of unknown trip count.
+        """
+        loads: dict[tuple[int, int], int] = {}
+        for op in self.of_kind("collective-permute"):
+            times = op.known_executions() if per_execution else 1
+            for pair in op.groups:
+                if len(pair) == 2 and pair[0] != pair[1]:
+                    key = (pair[0], pair[1])
+                    loads[key] = loads.get(key, 0) + times * op.result_bytes
+        return loads
 
     def of_kind(self, kind: str) -> tuple[CollectiveOp, ...]:
         """The instructions of one kind, in program order."""
@@ -293,7 +386,20 @@ class CollectiveCounts(Mapping[str, int]):
         if not self.ops:
             return f"no collectives (program on {self.participants} device(s))"
         parts = ", ".join(f"{v} {k}" for k, v in self.as_dict(nonzero=True).items())
-        return f"{parts} (program on {self.participants} device(s))"
+        text = f"{parts} (program on {self.participants} device(s))"
+        if self.in_loops:
+            try:
+                executed = self.as_dict(nonzero=True, per_execution=True)
+            except ValueError:
+                unknown = sorted({op.kind for op in self.in_loops if op.executions is None})
+                text += (
+                    f"; {', '.join(unknown)} runs an unknown number of times (in a loop of "
+                    "unknown trip count, or a branch)"
+                )
+            else:
+                runs = ", ".join(f"{v} {k}" for k, v in executed.items())
+                text += f"; run per execution, loops counted: {runs}"
+        return text
 
     def __repr__(self) -> str:
         return f"CollectiveCounts({self.as_dict(nonzero=True)}, participants={self.participants})"
@@ -305,11 +411,14 @@ class CollectiveCounts(Mapping[str, int]):
             (
                 op.kind,
                 RawHTML(f"<code>{html.escape(op.result)}</code>"),
-                f"{len(op.groups)} group(s) of {len(op.groups[0])}",
+                f"{len(op.groups)} group(s) of {len(op.groups[0])}" if op.groups else "unknown",
+                "unknown" if op.executions is None else op.executions,
             )
             for op in self.ops
         ]
-        return html_table(("collective", "result", "devices"), rows, caption=str(self))
+        return html_table(
+            ("collective", "result", "devices", "runs per execution"), rows, caption=str(self)
+        )
 
 
 def parse_collectives(hlo_text: str, *, include_trivial: bool = False) -> CollectiveCounts:
@@ -328,8 +437,21 @@ def parse_collectives(hlo_text: str, *, include_trivial: bool = False) -> Collec
     participants = (int(partitions.group(1)) if partitions else 1) * (
         int(replicas.group(1)) if replicas else 1
     )
-    ops = []
+    found: list[tuple[CollectiveOp, str | None]] = []  # each op and the computation holding it
+    calls: dict[str, list[tuple[str, int | None]]] = {}  # callee -> [(caller, runs per call)]
+    entry: str | None = None
+    current: str | None = None
     for line in hlo_text.splitlines():
+        header = _COMPUTATION.match(line)
+        if header:
+            current = header["name"]
+            entry = current if header["entry"] else entry
+            continue
+        if line.rstrip() == "}":
+            current = None
+            continue
+        if current is not None:
+            _record_calls(line, current, calls)
         match = _OPCODE.search(line)
         if match is None or "=" not in line[: match.start()]:
             continue
@@ -341,8 +463,65 @@ def parse_collectives(hlo_text: str, *, include_trivial: bool = False) -> Collec
             line=line.strip(),
         )
         if include_trivial or not op.trivial:
-            ops.append(op)
-    return CollectiveCounts(ops=tuple(ops), participants=participants)
+            found.append((op, current))
+    runs = _Runs(entry, calls)
+    ops = tuple(
+        op if computation is None else dataclasses.replace(op, executions=runs(computation))
+        for op, computation in found
+    )
+    return CollectiveCounts(ops=ops, participants=participants)
+
+
+def _record_calls(line: str, caller: str, calls: dict[str, list[tuple[str, int | None]]]) -> None:
+    """Note every computation this instruction calls, with how often one execution of it runs
+    the callee: a loop's body ``known_trip_count`` times (its condition once more), a branch of
+    a conditional an unknown number of times (0 or 1), anything else (fusions, reducers, async
+    wrappers) once."""
+    if _ASYNC_FOLLOW_UP.search(line):
+        return  # async-update/-done name the async-start's computation again; it runs once
+    trip = _TRIP_COUNT.search(line)
+    trips = int(trip["n"]) if trip else None
+    for ref in _CALLED.finditer(line):
+        names = [ref["one"]] if ref["one"] else re.findall(r"%([\w.\-]+)", ref["many"])
+        attr = ref["attr"]
+        per_call: int | None
+        if attr == "body":
+            per_call = trips
+        elif attr == "condition":
+            per_call = None if trips is None else trips + 1
+        elif attr in ("branch_computations", "true_computation", "false_computation"):
+            per_call = None
+        else:
+            per_call = 1
+        for name in names:
+            calls.setdefault(name, []).append((caller, per_call))
+
+
+class _Runs:
+    """How many times each computation runs per execution of the entry computation: the sum,
+    over its call sites, of the caller's runs times the runs per call (None when any is
+    unknown). A computation nothing calls counts once, as the static count would."""
+
+    def __init__(self, entry: str | None, calls: dict[str, list[tuple[str, int | None]]]) -> None:
+        self._entry = entry
+        self._calls = calls
+        self._memo: dict[str, int | None] = {}
+
+    def __call__(self, computation: str, seen: frozenset[str] = frozenset()) -> int | None:
+        if computation in self._memo:
+            return self._memo[computation]
+        callers = self._calls.get(computation, [])
+        if computation == self._entry or not callers or computation in seen:
+            return 1
+        total: int | None = 0
+        for caller, per_call in callers:
+            caller_runs = self(caller, seen | {computation})
+            if caller_runs is None or per_call is None or total is None:
+                total = None
+            else:
+                total += caller_runs * per_call
+        self._memo[computation] = total
+        return total
 
 
 def compiled_text(f: Any, *args: Any, **kwargs: Any) -> str:
