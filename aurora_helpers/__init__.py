@@ -66,7 +66,9 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "comm_costs": (
         "CollectiveCost",
         "Traffic",
+        "TrafficComparison",
         "collective_cost",
+        "compare_traffic",
         "compiled_traffic",
         "op_cost",
         "traffic",
@@ -127,6 +129,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "format_seconds",
         "timing_mistakes",
     ),
+    "topologies": ("INTERCONNECTS", "TOPOLOGIES", "Interconnect"),
 }
 
 if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.py checks)
@@ -151,7 +154,9 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
     from .comm_costs import (
         CollectiveCost,
         Traffic,
+        TrafficComparison,
         collective_cost,
+        compare_traffic,
         compiled_traffic,
         op_cost,
         traffic,
@@ -233,6 +238,7 @@ if TYPE_CHECKING:  # the same names as the two tables above (tests/test_package.
         format_seconds,
         timing_mistakes,
     )
+    from .topologies import INTERCONNECTS, TOPOLOGIES, Interconnect
 else:
     for _module, _names in _EAGER_MODULES.items():
         _loaded = importlib.import_module(f".{_module}", __name__)
