@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from .collectives import parse_collectives as parse_collectives
     from .comm_costs import CollectiveCost as CollectiveCost
     from .comm_costs import Traffic as Traffic
+    from .comm_costs import TrafficComparison as TrafficComparison
     from .comm_costs import collective_cost as collective_cost
+    from .comm_costs import compare_traffic as compare_traffic
     from .comm_costs import compiled_traffic as compiled_traffic
     from .comm_costs import op_cost as op_cost
     from .comm_costs import traffic as traffic
@@ -123,6 +125,9 @@ if TYPE_CHECKING:
     from .timing import dispatch_timeline as dispatch_timeline
     from .timing import format_seconds as format_seconds
     from .timing import timing_mistakes as timing_mistakes
+    from .topologies import INTERCONNECTS as INTERCONNECTS
+    from .topologies import TOPOLOGIES as TOPOLOGIES
+    from .topologies import Interconnect as Interconnect
 
 
 def _public_names() -> dict[str, str]:
@@ -164,3 +169,4 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_PUBLIC))
+
