@@ -22,16 +22,18 @@ PARAMS ?=
 SITE_ONLY ?= 00 07
 SITE_BUILD ?= build/site-test
 LAB_ARGS ?=
-# nbval runs a notebook's cells as tests in order: never let pytest-randomly shuffle them.
-NBVAL := -p no:cacheprovider -p no:randomly --nbval-lax --nbval-cell-timeout=300 -n $(JOBS) --dist loadscope
-
+# The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
+PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 .PHONY: lock wheelhouse test-offline memory-report test-devices
-.PHONY: help setup run test test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
+.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
-	@echo "make test        set up, then lint, unit tests, notebooks at 8 and 1 devices, student copies"
-	@echo "make test-devices every notebook at the other device counts the course promises (3 5 6)"
+	@echo "make test        set up, then lint, unit tests, every notebook at 8 devices (twice, with"
+	@echo "                 its wrong answers and its student copy)"
+	@echo "make test-fast   the unit tests that execute no notebook (about 30 s): run these first"
+	@echo "make test-unit | test-notebooks   the unit tests alone | the notebook runs alone"
+	@echo "make test-devices every notebook at the other device counts the course promises (1 3 5 6)"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
@@ -60,36 +62,30 @@ $(RUN_STAMP): pyproject.toml
 	@touch $@
 
 run: $(RUN_STAMP)
-	$(PY) -m aurora_helpers run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
+	$(PY) -m aurora_course run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
-test: setup lint test-unit test-notebooks
+# One pytest for the unit tests and the notebook runs, so that its two workers share them (the
+# longest notebook first): tests/test_notebook_runs.py runs each notebook twice in one kernel at
+# 8 devices, with its wrong answers and its student copy. The runs at other device counts
+# (pytest's `devices` marker) are make test-devices'.
+test: setup lint
+	$(call PYTEST,$(PY)) -m "not devices" tests
+
+test-fast: setup
+	$(call PYTEST,$(PY)) -m "not slow and not notebooks" tests
 
 test-unit: setup
-	AURORA_STRICT=1 $(PY) -m pytest -q -n $(JOBS) tests
-
-# Every notebook under nbval at each device count in $(1). Learners share a machine's temporary
-# folder: the notebooks run with TMPDIR set to a fresh folder of their own (pytest's own files go
-# to --basetemp), which must be empty afterwards.
-NB_TMP := $(abspath build/tmp-notebooks)
-define notebooks_at
-	@rm -rf $(NB_TMP) && mkdir -p $(NB_TMP)
-	@for n in $(1); do \
-		echo "every notebook at AURORA_DEVICES=$$n"; \
-		TMPDIR=$(NB_TMP) AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=$$n $(PY) -m pytest -q $(NBVAL) --basetemp=$(NB_TMP)-pytest notebooks || exit 1; \
-	done
-	@scripts/check-leftovers $(NB_TMP)
-endef
+	$(call PYTEST,$(PY)) -m "not notebooks" tests
 
 test-notebooks: setup
-	$(call notebooks_at,8 1)
-	# The student copies at 1 device too (the unit tests ran them at 8): stubs must not crash.
-	AURORA_STRICT=1 AURORA_DEVICES=1 $(PY) -m pytest -q -n $(JOBS) -p no:randomly tests/test_student.py -k top_to_bottom
+	$(call PYTEST,$(PY)) -m "notebooks and not devices" tests
 
-# The device counts the course promises besides 8 and 1 (make test): meshes and splits that do not
-# come out even. DEVICE_COUNTS="3" picks one.
-DEVICE_COUNTS ?= 3 5 6
+# Every notebook once at each device count the course promises besides 8 (make test): 1, and
+# counts where meshes and splits do not come out even; each exercise solved, then stubbed (the
+# student copy). DEVICE_COUNTS="3" picks one.
+DEVICE_COUNTS ?= 1 3 5 6
 test-devices: setup
-	$(call notebooks_at,$(DEVICE_COUNTS))
+	AURORA_DEVICE_COUNTS="$(DEVICE_COUNTS)" $(call PYTEST,$(PY)) -m devices tests
 
 $(OLD_STAMP): pyproject.toml ci/oldest.txt
 	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
@@ -97,8 +93,9 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt
 
 test-oldest: $(OLD_STAMP)
 	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
-	AURORA_STRICT=1 $(OLD_PY) -m pytest -q -n $(JOBS) tests
-	AURORA_STRICT=1 AURORA_CHECKS=raise AURORA_DEVICES=8 $(OLD_PY) -m pytest -q $(NBVAL) notebooks
+	# What make test runs: every unit test, and every notebook at 8 devices (twice in one kernel,
+	# with its wrong answers and its student copy).
+	$(call PYTEST,$(OLD_PY)) -m "not devices" tests
 
 test-gpu:
 	scripts/test-gpu
@@ -106,7 +103,7 @@ test-gpu:
 # aurora grade on every course notebook: its solutions must score every exercise.
 .PHONY: test-grade
 test-grade: setup
-	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k every_course_notebook
+	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k "every_course_notebook or real_notebook"
 
 # The PyTorch side of `aurora bench --compare torch`, in its own environment: PyTorch's CPU build
 # on Python 3.11 (TORCH_PYTHON), with the versions pinned in ci/torch.txt.
@@ -128,32 +125,37 @@ test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
 test-site: setup
 	-@scripts/ensure-chromium
-	$(PY) -m aurora_helpers run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
 # The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
 quickref: setup
-	$(PY) -m aurora_helpers quickref --out build
+	$(PY) -m aurora_course quickref --out build
 
 # SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
 schedule: setup
-	$(PY) -m aurora_helpers schedule --write
+	$(PY) -m aurora_course schedule --write
 
 student: setup
-	$(PY) -m aurora_helpers student --out build/student
+	$(PY) -m aurora_course student --out build/student
 
+# JupyterLab for learners: the .ipynb files only (the MyST twins are hidden), each starting on the
+# course's kernel ("Project Aurora (JAX)", registered under the name the notebooks ask for, python3,
+# in build/lab, which JUPYTER_PATH puts first), no news pop-up (scripts/lab/).
+LAB := $(abspath build/lab)
 lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
-	$(PY) -m jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
+	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab notebooks --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
-	$(PY) -m ruff check aurora_helpers tests notebooks
-	$(PY) -m ruff format --check aurora_helpers tests
+	$(PY) -m ruff check aurora_helpers aurora_course tests notebooks
+	$(PY) -m ruff format --check aurora_helpers aurora_course tests
 	$(PY) -m mypy
 
 format: setup
-	$(PY) -m ruff check --fix aurora_helpers tests notebooks
-	$(PY) -m ruff format aurora_helpers tests
+	$(PY) -m ruff check --fix aurora_helpers aurora_course tests notebooks
+	$(PY) -m ruff format aurora_helpers aurora_course tests
 
 sync: setup
 	$(PY) -m jupytext --sync notebooks/[0-9A-Z][0-9]_*.md
@@ -167,7 +169,7 @@ test-offline:
 	scripts/test-offline $(ONLY)
 # The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
 memory-report: $(RUN_STAMP)
-	$(PY) -m aurora_helpers run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
+	$(PY) -m aurora_course run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -8,41 +8,9 @@ same process, so it raises :class:`DeviceSetupError` saying so.
 
 from __future__ import annotations
 
-import os
-
 import jax
 
-#: Environment variable that sets the number of simulated CPU devices for every notebook, whether
-#: they run under nbval, papermill, ``aurora run`` or a user's JupyterLab.
-DEVICES_ENV_VAR = "AURORA_DEVICES"
-#: Device count used when neither an argument nor the environment variable gives one.
-DEFAULT_SIMULATED_DEVICES = 8
-
-
-class DeviceSetupError(RuntimeError):
-    """The requested device count cannot be applied (bad value, or JAX has already started)."""
-
-
-def requested_device_count(n: int | None = None) -> int:
-    """The device count to simulate: ``n`` if given, else ``$AURORA_DEVICES``, else 8."""
-    source = "argument"
-    if n is None:
-        raw = os.environ.get(DEVICES_ENV_VAR, "").strip()
-        if not raw:
-            return DEFAULT_SIMULATED_DEVICES
-        source = f"${DEVICES_ENV_VAR}"
-        try:
-            n = int(raw)
-        except ValueError:
-            raise DeviceSetupError(
-                f"{source}={raw!r} is not a whole number. Set it to a positive integer, "
-                f"for example `export {DEVICES_ENV_VAR}=8`."
-            ) from None
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise DeviceSetupError(
-            f"the device count from the {source} must be a positive integer, got {n!r}."
-        )
-    return n
+from .contract import DEVICES_ENV_VAR, DeviceSetupError, requested_device_count
 
 
 def setup_devices(n: int | None = None) -> int:

@@ -13,28 +13,21 @@ A wrong answer is reported, not raised: the check returns a red "wrong" result n
 differs, so one wrong exercise does not stop "Run all" and every exercise gets a status. Two
 environment variables change that for tools: ``AURORA_CHECKS=raise`` makes a wrong answer raise
 :class:`ExerciseFailed` (the course's own tests, so a broken solution fails them), and
-``AURORA_GRADE_LOG=<file>`` appends one JSON line per check (``aurora grade`` reads it).
+``AURORA_GRADE_LOG=<file>`` appends one JSON line per check (``aurora grade`` reads it). Both
+names, and the line's format, are defined in :mod:`aurora_helpers.contract`.
 """
 
 from __future__ import annotations
 
 import html
-import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import jax
 import numpy as np
 
-Status = Literal["solved", "not solved yet", "wrong"]
-
-#: ``raise``: a wrong answer raises :class:`ExerciseFailed`; anything else (the default): it is
-#: reported as a "wrong" :class:`CheckResult`.
-CHECKS_ENV_VAR = "AURORA_CHECKS"
-#: A file to which every :func:`check` appends its result as one JSON line.
-GRADE_LOG_ENV_VAR = "AURORA_GRADE_LOG"
+from .contract import CheckRecord, Status, checks_raise, log_check
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
@@ -260,21 +253,6 @@ def assert_matches(got: Any, expected: Any, **options: Any) -> None:
         raise AssertionError("; ".join(problems))
 
 
-def _checks_raise() -> bool:
-    return os.environ.get(CHECKS_ENV_VAR, "").strip().lower() == "raise"
-
-
-def _log(result: CheckResult) -> None:
-    path = os.environ.get(GRADE_LOG_ENV_VAR)
-    if not path:
-        return
-    line = json.dumps(
-        {"exercise": result.exercise, "status": result.status, "detail": result.detail}
-    )
-    with open(path, "a", encoding="utf-8") as log:
-        log.write(line + "\n")
-
-
 def _error_gist(err: BaseException) -> str:
     """``TypeError: first line of the message`` (JAX's long messages cut to their first line)."""
     lines = [line for line in str(err).strip().splitlines() if line.strip()]
@@ -359,8 +337,8 @@ def check(
             )
         ),
     )
-    _log(result)
-    if result.wrong and _checks_raise():
+    log_check(CheckRecord(result.exercise, result.status, result.detail))
+    if result.wrong and checks_raise():
         raise ExerciseFailed(f"Exercise {exercise}: {result.detail}")
     return result
 

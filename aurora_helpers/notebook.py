@@ -7,11 +7,8 @@ from dataclasses import asdict, dataclass
 
 import jax
 
-from ._strict import strict_mode
+from .contract import SETUP_MIME, strict_mode
 from .devices import setup_devices
-
-#: MIME type of the set-up summary, which ``aurora run`` reads back from executed notebooks.
-SETUP_MIME = "application/vnd.aurora.setup+json"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Shared test set-up: 8 simulated CPU devices for in-process tests, and a fresh-JAX runner."""
+"""Shared test set-up: 8 simulated CPU devices for in-process tests, a fresh-JAX runner, and the
+order in which pytest-xdist's workers take the tests (the longest notebook runs first)."""
 
 from __future__ import annotations
 
@@ -43,20 +44,6 @@ def run_python(
     )
 
 
-def execute_notebook(nb, folder: Path):
-    """Execute ``nb`` in place in a fresh python3 kernel started in ``folder``; errors become outputs."""
-    from nbclient import NotebookClient
-
-    NotebookClient(
-        nb,
-        timeout=300,
-        kernel_name="python3",
-        allow_errors=True,
-        resources={"metadata": {"path": str(folder)}},
-    ).execute()
-    return nb
-
-
 @pytest.fixture
 def fresh_python():
     return run_python
@@ -65,11 +52,11 @@ def fresh_python():
 @pytest.fixture(scope="session")
 def retargeted_checkout(tmp_path_factory):
     """A copy of this checkout after `aurora retarget`: every link and Colab install cell as
-    `aurora_helpers/course.py` says they must be (the real files may lag until someone runs it)."""
+    `aurora_course/course.py` says they must be (the real files may lag until someone runs it)."""
     import shutil
 
-    from aurora_helpers.cli import main
-    from aurora_helpers.retarget import course_files
+    from aurora_course.cli import main
+    from aurora_course.retarget import course_files
 
     copy = tmp_path_factory.mktemp("checkout")
     for path in course_files(ROOT):
@@ -78,3 +65,19 @@ def retargeted_checkout(tmp_path_factory):
             shutil.copy2(path, copy / path.relative_to(ROOT))
     assert main(["retarget", "--root", str(copy)]) == 0
     return copy
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Notebook runs first, longest first: two workers then finish together instead of one of
+    them starting a minute-long notebook when the other has nothing left (after pytest-randomly
+    shuffled the rest, which it does before this hook runs)."""
+
+    def weight(item: pytest.Item) -> tuple[int, str]:
+        if item.get_closest_marker("notebooks") is None:
+            return (0, "")
+        family = 2 if item.name.startswith("test_twice") else 1
+        path = getattr(item, "callspec", None) and item.callspec.params.get("path")
+        # The course's later notebooks are its longest (08, 09, 10, A1: 30 s budgets).
+        return (family, Path(path).name if path else "")
+
+    items.sort(key=weight, reverse=True)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from aurora_helpers.quickref import find_chromium as find_browser
+from aurora_course.quickref import find_chromium as find_browser
 
 #: Flags from the project brief: no GPU, no sandbox (containers), nothing that reaches out.
 CHROMIUM_FLAGS = (

@@ -4,10 +4,10 @@ found and named by exercise; ordinary lesson code and names are not."""
 import nbformat
 import pytest
 
-from aurora_helpers import student as student_module
-from aurora_helpers.answer_leaks import find_leaks, normalise, solution_answers
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.student import make_student_notebook, write_student_copies
+from aurora_course import student as student_module
+from aurora_course.answer_leaks import find_leaks, normalise, solution_answers
+from aurora_course.course import find_notebooks
+from aurora_course.student import make_student_notebook, write_student_copies
 
 from .conftest import NOTEBOOKS
 
@@ -153,7 +153,7 @@ def test_no_answer_survives_in_the_student_copy(path, tmp_path):
 
 
 def test_aurora_student_warns_about_each_leak(tmp_path, capsys):
-    from aurora_helpers.cli import main
+    from aurora_course.cli import main
 
     notebooks = tmp_path / "notebooks"
     notebooks.mkdir()

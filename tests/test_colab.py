@@ -7,6 +7,7 @@ import jaxlib
 import nbformat
 import pytest
 
+from aurora_course.course import find_notebooks
 from aurora_helpers import colab
 from aurora_helpers._jax_versions import JAX_OLDEST, JAX_UPPER_EXCLUSIVE
 from aurora_helpers.colab import (
@@ -20,7 +21,6 @@ from aurora_helpers.colab import (
     plan_training_stack,
     training_stack_requirements,
 )
-from aurora_helpers.course import find_notebooks
 
 from .conftest import NOTEBOOKS
 

@@ -252,3 +252,120 @@ def test_collectives_know_their_result_bytes_and_group_size(mesh, x):
     (op,) = ah.count_collectives(lambda a: a.sum(axis=1), x).ops
     assert op.group_size == 2
     assert op.result_bytes == 4 * 4  # this device's 4 rows of the row sums, float32
+
+
+# --- loops: how often each collective runs ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def line():
+    return ah.make_mesh("i", (8,))
+
+
+@pytest.fixture(scope="module")
+def v(line):
+    return jax.device_put(jnp.ones(16, jnp.float32), NamedSharding(line, P("i")))
+
+
+def test_a_psum_in_a_scan_runs_once_per_iteration(line, v):
+    def accumulate(b):
+        def step(carry, _):
+            return carry + jax.lax.psum(carry, "i"), None
+
+        return jax.lax.scan(step, b, None, length=5)[0]
+
+    counts = ah.count_collectives(_shmap(line, accumulate, P("i"), P("i")), v)
+    assert counts["all-reduce"] == 1 and counts.total == 1  # one instruction, as before
+    assert counts.ops[0].executions == 5 and counts.executed("all-reduce") == 5
+    assert counts.as_dict(nonzero=True, per_execution=True) == {"all-reduce": 5}
+    assert counts.in_loops == counts.ops
+    assert "per execution, loops counted: 5 all-reduce" in str(counts)
+    assert "runs per execution" in counts._repr_html_()
+
+
+def test_nested_loops_multiply_and_code_outside_loops_runs_once(line, v):
+    def nested(b):
+        def inner(c, _):
+            return c + jax.lax.psum(c, "i"), None
+
+        def outer(c, _):
+            c = jax.lax.scan(inner, c, None, length=3)[0]
+            return jax.lax.ppermute(c, "i", [(k, (k + 1) % 8) for k in range(8)]), None
+
+        return jax.lax.psum(jax.lax.scan(outer, b, None, length=4)[0], "i")
+
+    counts = ah.count_collectives(_shmap(line, nested, P("i"), P(), check_vma=False), v)
+    runs = sorted((op.kind, op.executions) for op in counts.ops)
+    assert runs == [("all-reduce", 1), ("all-reduce", 12), ("collective-permute", 4)]
+    assert counts.as_dict(nonzero=True) == {"all-reduce": 2, "collective-permute": 1}
+    assert counts.as_dict(nonzero=True, per_execution=True) == {
+        "all-reduce": 13,
+        "collective-permute": 4,
+    }
+    link = counts.permute_link_bytes(per_execution=True)
+    assert link == {(k, (k + 1) % 8): 4 * 2 * 4 for k in range(8)}  # 4 runs of f32[2]
+    assert counts.permute_link_bytes() == {(k, (k + 1) % 8): 2 * 4 for k in range(8)}
+
+
+def test_a_loop_of_unknown_trip_count_says_so(line, v):
+    def until_large(b):
+        return jax.lax.while_loop(lambda c: c[0] < 100.0, lambda c: c + jax.lax.psum(c, "i"), b)
+
+    counts = ah.count_collectives(_shmap(line, until_large, P("i"), P("i")), v)
+    assert counts["all-reduce"] == 1 and counts.ops[0].executions is None
+    assert "all-reduce runs an unknown number of times" in str(counts)
+    with pytest.raises(ValueError, match=r"trip count .* multiply by the iterations you know"):
+        counts.executed("all-reduce")
+    with pytest.raises(ValueError, match="trip count"):
+        counts.as_dict(per_execution=True)
+    assert counts.executed("all-gather") == 0  # nothing of that kind: nothing unknown
+
+
+LOOPS_IN_TEXT = """HloModule m, num_partitions=4
+%add (a: f32[], b: f32[]) -> f32[] {
+  ROOT %s = f32[] add(%a, %b)
+}
+%shared (p: f32[4]) -> f32[4] {
+  ROOT %ar = f32[4]{0} all-reduce(%p), replica_groups={{0,1,2,3}}, to_apply=%add
+}
+%body (p: f32[4]) -> f32[4] {
+  ROOT %c = f32[4]{0} call(%p), to_apply=%shared
+}
+%cond (p: f32[4]) -> pred[] {
+  ROOT %t = pred[] constant(true)
+}
+%yes (p: f32[4]) -> f32[4] {
+  ROOT %ag = f32[4]{0} all-gather(%p), replica_groups={{0,1},{2,3}}, dimensions={0}
+}
+%no (p: f32[4]) -> f32[4] {
+  ROOT %q = f32[4]{0} copy(%p)
+}
+%async_computation (p: f32[8]) -> f32[2] {
+  ROOT %rs = f32[2]{0} reduce-scatter(%p), replica_groups={{0,1,2,3}}, dimensions={0}, to_apply=%add
+}
+ENTRY %main (x: f32[4]) -> f32[4] {
+  %w = f32[4]{0} while(%x), condition=%cond, body=%body, backend_config="{\\"known_trip_count\\":{\\"n\\":\\"6\\"}}"
+  %once = f32[4]{0} call(%w), to_apply=%shared
+  %b = f32[4]{0} conditional(%i, %w, %w), branch_computations={%yes, %no}
+  %s = ((f32[8]{0}), f32[2]{0}) async-start(%y), calls=%async_computation
+  %d = f32[2]{0} async-done(%s), calls=%async_computation
+  ROOT %r = f32[4]{0} all-to-all(%b), replica_groups={{0,1,2,3}}, dimensions={0}
+}
+"""
+
+
+def test_runs_read_from_text_calls_branches_and_async_pairs():
+    counts = ah.parse_collectives(LOOPS_IN_TEXT)
+    runs = {op.kind: op.executions for op in counts.ops}
+    # %shared runs 6 times from the loop's body (trip count quoted inside a string) and once
+    # from ENTRY; a branch may or may not run; the async pair runs its computation once.
+    assert runs == {"all-reduce": 7, "all-gather": None, "reduce-scatter": 1, "all-to-all": 1}
+    assert counts.executed("all-reduce") == 7 and counts.executed("all-to-all") == 1
+    with pytest.raises(ValueError, match="branch of a conditional"):
+        counts.executed("all-gather")
+
+
+def test_text_without_computations_runs_everything_once():
+    assert [op.executions for op in ah.count_collectives(GPU_STYLE).ops] == [1] * 6
+    loose = "%a = f32[4]{0} all-reduce(%x), replica_groups={{0,1}}, to_apply=%add"
+    assert ah.parse_collectives(loose).executed("all-reduce") == 1

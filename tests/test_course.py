@@ -5,8 +5,8 @@ import tomllib
 
 import pytest
 
-from aurora_helpers import course
-from aurora_helpers.course import colab_url, find_notebooks, select_notebooks
+from aurora_course import course
+from aurora_course.course import colab_url, find_notebooks, select_notebooks
 
 from .conftest import NOTEBOOKS, ROOT
 
@@ -44,26 +44,8 @@ def test_select_notebooks():
         select_notebooks(paths, ["07"])
 
 
-def test_public_api_resolves_and_lazy_names_are_public():
-    import aurora_helpers as ah
-
-    for name in ah.__all__:
-        assert getattr(ah, name) is not None, name
-    assert set(ah._LAZY) <= set(ah.__all__)
-    assert len(set(ah.__all__)) == len(ah.__all__)
-
-
 def test_appendices_sort_after_the_numbered_notebooks(tmp_path):
     for name in ("A1_custom_kernels", "09_layouts", "00_welcome", "08_multi_host"):
         (tmp_path / f"{name}.ipynb").write_text("{}")
     found = [p.stem[:2] for p in find_notebooks(tmp_path)]
     assert found == ["00", "08", "09", "A1"]
-
-
-def test_notebook_cells_are_never_shuffled():
-    """nbval makes each cell a test; pytest-randomly (on for the unit tests) would run them out of
-    order, so every nbval command line turns it off."""
-    for path in ("Makefile", "scripts/test-matrix", "scripts/test-gpu"):
-        text = (ROOT / path).read_text()
-        assert "--nbval-lax" in text, path
-        assert "no:randomly" in text, f"{path}: nbval without -p no:randomly"

@@ -17,11 +17,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from aurora_helpers import grading
-from aurora_helpers._grade_screen import course_names, screen_solution
-from aurora_helpers.cli import main
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.student import is_solution, make_student_notebook, stub_source
+from aurora_course import grading
+from aurora_course.cli import main
+from aurora_course.course import find_notebooks
+from aurora_course.course_notebook import CourseNotebook, is_solution
+from aurora_course.grading import assemble
+from aurora_course.student import make_student_notebook, stub_source
+from aurora_helpers.answer_screen import course_names, screen_solution
 
 from .conftest import NOTEBOOKS
 
@@ -199,6 +201,7 @@ def _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class: dict
     }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_class_is_graded_by_the_courses_own_cells(graded_class):
     """One grading run over a class (one test, so parallel workers do not grade it twice)."""
     _solutions_score_every_exercise_and_student_copies_none(graded_class)
@@ -209,13 +212,14 @@ def test_a_class_is_graded_by_the_courses_own_cells(graded_class):
     _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class)
 
 
+@pytest.mark.slow
 def test_checking_code_replaced_past_the_screen_voids_the_submission(
     course_dir, tmp_path, monkeypatch
 ):
     """Defence in depth: with the static screen switched off, the seal still catches tampering;
     a kernel that dies is reported and the class goes on."""
     monkeypatch.setattr(
-        grading, "screen_solution", lambda *a, **k: grading.Screening(), raising=True
+        assemble, "screen_solution", lambda *a, **k: assemble.Screening(), raising=True
     )
     course = _course_notebook()
     patch = (
@@ -258,11 +262,12 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
     assert forged["90.3"].status == "solved"  # the rest of the notebook is still graded
 
 
+@pytest.mark.slow
 def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
     hang = "def double(x):\n    while True:\n        pass"
     _write(tmp_path / "90_synthetic.ipynb", _with(_course_notebook(), "90.1", hang))
     (result,) = grading.grade(
-        [tmp_path], notebooks_dir=course_dir, devices=2, timeout_s=25
+        [tmp_path], notebooks_dir=course_dir, devices=2, timeout_s=12
     ).submissions
     assert result.status == "timed out" and result.solved == 0
     statuses = {e.exercise: e.status for e in result.exercises}
@@ -270,6 +275,10 @@ def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
     assert statuses["90.1"] in ("wrong", "not run")  # "not run" only if the machine was too slow
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("AURORA_GRADE_ALL"), reason="a real notebook: make test-grade"
+)
 def test_the_real_notebook_00_solutions_score_and_its_student_copy_does_not(tmp_path):
     path = NOTEBOOKS / "00_welcome.ipynb"
     student = tmp_path / "student" / path.name
@@ -318,15 +327,16 @@ def test_json_and_csv_to_standard_output_parse(tmp_path, capsys, course_dir):
 
 def test_every_course_solution_and_its_stub_pass_the_screen():
     for path in find_notebooks(NOTEBOOKS):
-        course = grading._read_course(path)
-        for label, indices in course.solution_cells.items():
-            own = grading._own_names(course, label)
-            for index in indices:
-                source = course.nb.cells[index].source
+        course = CourseNotebook.read(path)
+        names = assemble.names_of(course)
+        for exercise in course.exercises:
+            own = assemble.own_names(course, exercise.label)
+            for index in exercise.solutions:
+                source = course.cells[index].source
                 for version in (source, stub_source(source)):
-                    assert screen_solution(version, course.names, own).problems == [], (
+                    assert screen_solution(version, names, own).problems == [], (
                         path.name,
-                        label,
+                        exercise.label,
                     )
 
 

@@ -9,9 +9,15 @@ import nbformat
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers.course import find_notebooks, pip_install_target
-from aurora_helpers.schedule import TIME_LINE
-from aurora_helpers.student import is_solution, stub_source
+from aurora_course.course import find_notebooks, pip_install_target
+from aurora_course.course_notebook import (
+    EXERCISE_HEADING,
+    TIME_LINE,
+    CourseNotebook,
+    is_label,
+    is_solution,
+)
+from aurora_course.student import stub_source
 
 from .conftest import NOTEBOOKS
 
@@ -153,6 +159,26 @@ def test_exercises_are_hidden_checked_and_stubbable(path):
             f"solution cell {i} has no check after it"
         )
         stub_source(cell.source)  # raises if the cell cannot be stubbed
+
+
+@pytest.mark.parametrize("path", PATHS, ids=IDS)
+def test_every_exercise_has_a_heading_a_solution_and_a_check(path):
+    model = CourseNotebook.read(path)
+    malformed = [
+        m.group(0)
+        for c in model.cells
+        if c.is_markdown
+        for m in EXERCISE_HEADING.finditer(c.source)
+        if not is_label(m.group("label")) or not m.group("label").startswith(f"{model.number}.")
+    ]
+    assert not malformed, f"exercise headings need a label NN.k of this notebook: {malformed}"
+    for exercise in model.exercises:
+        assert exercise.heading is not None, f"{exercise.label} has no ### Exercise heading"
+        assert exercise.solutions and exercise.checks, (
+            f"{exercise.label}: solution or check missing"
+        )
+    owned = {i for e in model.exercises for i in e.solutions}
+    assert owned == {c.index for c in model.solutions}, "a solution cell belongs to no exercise"
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)

@@ -1,55 +1,113 @@
-"""The package's public names: one list (the tables in ``__init__``), mirrored for type checkers."""
+"""The two packages: aurora_helpers's public names (one list), and imports that run one way.
+
+``aurora_helpers`` is what notebooks import; ``aurora_course`` is the course's tooling. The tooling
+may import the helpers, never the reverse; inside each package no two modules import each other.
+"""
+
+from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
+from pathlib import Path
 
 import aurora_helpers as ah
 
 from .conftest import ROOT
 
+PACKAGES = ("aurora_helpers", "aurora_course")
 
-def _type_checking_imports() -> dict[str, set[str]]:
-    """Module -> names imported under ``if TYPE_CHECKING:`` in ``aurora_helpers/__init__.py``."""
+
+def _public_lines() -> list[ast.ImportFrom]:
     tree = ast.parse((ROOT / "aurora_helpers" / "__init__.py").read_text())
-    found: dict[str, set[str]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
-            for item in node.body:
-                assert isinstance(item, ast.ImportFrom) and item.level == 1, ast.unparse(item)
-                found.setdefault(item.module, set()).update(a.name for a in item.names)
+    (block,) = [
+        n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
+    ]
+    return [n for n in block.body if isinstance(n, ast.ImportFrom)]
+
+
+def test_all_is_the_public_import_lines_and_each_name_is_its_modules():
+    lines = _public_lines()
+    assert all(len(line.names) == 1 for line in lines), "one public name per import line"
+    names = [line.names[0].name for line in lines]
+    assert sorted(names) == ah.__all__ and len(set(names)) == len(names)
+    for line in lines:
+        module = importlib.import_module(f"aurora_helpers.{line.module}")
+        name = line.names[0].name
+        assert getattr(ah, name) is getattr(module, name), (line.module, name)
+    assert set(dir(ah)) >= set(ah.__all__)
+
+
+def test_no_public_name_is_also_a_module_name():
+    """Importing ``aurora_helpers.x`` sets the package's attribute ``x`` to the module, which would
+    hide a public name ``x`` (``ah.probe`` once was both a function and a module)."""
+    folder = ROOT / "aurora_helpers"
+    modules = {p.stem for p in folder.glob("*.py")} | {
+        p.parent.name for p in folder.glob("*/__init__.py")
+    }
+    assert not set(ah.__all__) & modules
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _imports(source: str, package: str) -> set[str]:
+    """Every module ``source`` (a module of ``package``) imports, anywhere in it (in functions
+    too), as absolute names."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                found.add(f"{base}.{node.module}" if node.module else base)
+            else:
+                found.add(node.module or "")
     return found
 
 
-def test_type_checking_imports_mirror_the_tables():
-    tables = {m: set(names) for m, names in {**ah._EAGER_MODULES, **ah._LAZY_MODULES}.items()}
-    assert _type_checking_imports() == tables
+def _module_imports(path: Path) -> set[str]:
+    name = _module_name(path)
+    return _imports(
+        path.read_text(), name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    )
 
 
-def test_all_is_every_public_name_once_and_each_resolves_to_its_module():
-    names = [
-        n for table in (ah._EAGER_MODULES, ah._LAZY_MODULES) for v in table.values() for n in v
-    ]
-    assert sorted(names) == ah.__all__ and len(set(names)) == len(names)
-    for module, public in {**ah._EAGER_MODULES, **ah._LAZY_MODULES}.items():
-        loaded = importlib.import_module(f"aurora_helpers.{module}")
-        for name in public:
-            assert getattr(ah, name) is getattr(loaded, name), (module, name)
-    assert not set(ah._EAGER_MODULES) & set(ah._LAZY_MODULES)
+def _sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
 
 
-def test_imports_run_one_way():
-    """No module imports a module that imports it back (cluster, throughput: subpackages)."""
+def test_the_helpers_never_import_the_tooling():
+    """Notebooks import aurora_helpers alone: nothing in it may need the course's tools."""
+    reaching = {
+        _module_name(path): sorted(
+            m for m in _module_imports(path) if m.split(".")[0] == "aurora_course"
+        )
+        for path in _sources("aurora_helpers")
+    }
+    assert not {k: v for k, v in reaching.items() if v}, reaching
+
+
+def test_the_import_check_sees_hidden_and_relative_imports():
+    """The check above can fail: imports inside functions and relative ones are found."""
+    source = (
+        "def f():\n    from aurora_course import cli\n    from ..x import y\n    return cli, y\n"
+    )
+    assert _imports(source, "aurora_helpers.cluster") == {"aurora_course", "aurora_helpers.x"}
+
+
+def test_imports_run_one_way_inside_each_package():
+    """No module imports a module that imports it back (directly or through others)."""
     graph: dict[str, set[str]] = {}
-    for path in (ROOT / "aurora_helpers").rglob("*.py"):
-        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-        deps = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                target = f"{base}.{node.module}" if node.module else base
-                deps.add(target)
-        graph[name] = {d for d in deps if d != name}
+    for package in PACKAGES:
+        for path in _sources(package):
+            name = _module_name(path)
+            graph[name] = {
+                m for m in _module_imports(path) if m.split(".")[0] in PACKAGES and m != name
+            }
     assert graph["aurora_helpers.cluster.magic"] >= {"aurora_helpers.cluster.launcher"}
 
     def reaches(start: str, goal: str, seen: set[str]) -> bool:
@@ -62,6 +120,32 @@ def test_imports_run_one_way():
         (a, b)
         for a in graph
         for b in graph[a]
-        if b in graph and a != "aurora_helpers" and reaches(b, a, {b})
+        if b in graph and a not in PACKAGES and reaches(b, a, {b})
     ]
     assert not cycles, f"modules that import each other (directly or through others): {cycles}"
+
+
+def _loaded_modules(*args: str) -> set[str]:
+    """The modules a fresh ``python args...`` imports (from ``-X importtime``)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and line.count("|") == 2
+    }
+
+
+def test_importing_the_helpers_or_running_the_colab_fixer_imports_no_jax():
+    """``python -m aurora_helpers.colab`` must pin JAX's version before anything imports JAX."""
+    for args in (["-c", "import aurora_helpers"], ["-m", "aurora_helpers.colab", "--help"]):
+        loaded = _loaded_modules(*args)
+        assert "aurora_helpers" in loaded, args  # the measurement works
+        heavy = sorted(m for m in loaded if m.split(".")[0] in ("jax", "jaxlib", "numpy"))
+        assert not heavy, (args, heavy[:5])

@@ -43,7 +43,7 @@ def test_unsupported_version_shows_fix():
 @pytest.mark.slow
 def test_cli_probe(fresh_python):
     result = fresh_python(
-        "from aurora_helpers.cli import main; raise SystemExit(main(['probe', '--json', '--devices', '2']))"
+        "from aurora_course.cli import main; raise SystemExit(main(['probe', '--json', '--devices', '2']))"
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["device_count"] == 2

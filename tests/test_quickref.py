@@ -6,7 +6,8 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.quickref import (
+from aurora_course.course_notebook import CourseNotebook
+from aurora_course.quickref import (
     QuickrefError,
     as_html,
     as_myst,
@@ -35,7 +36,7 @@ def test_a_tagged_table_followed_by_its_check_is_collected():
     nb = _nb(
         [("md", "# 07 · shard_map", []), ("md", TABLE, ["quickref"]), ("code", "assert 1", [])]
     )
-    (entry,) = entries_of(nb, "07_x.ipynb")
+    (entry,) = entries_of(CourseNotebook.from_nb(nb, "07_x"))
     assert entry.title == "Collectives" and entry.notebook_title == "07 · shard_map"
     assert entry.body.startswith("| op |")
     page = as_html([entry])
@@ -56,7 +57,7 @@ def test_a_tagged_table_followed_by_its_check_is_collected():
 )
 def test_malformed_quickref_cells_are_named(cells, message):
     with pytest.raises(QuickrefError, match=message):
-        entries_of(_nb(cells), "nb.ipynb")
+        entries_of(CourseNotebook.from_nb(_nb(cells), "nb"))
 
 
 def test_the_course_reference_covers_the_required_topics():
@@ -65,6 +66,7 @@ def test_the_course_reference_covers_the_required_topics():
         assert topic in titles, f"no quick-reference table about {topic!r}: {titles}"
 
 
+@pytest.mark.slow
 def test_the_pdf_is_printed(tmp_path):
     if find_chromium() is None:
         if os.environ.get("AURORA_REQUIRE_BROWSER"):

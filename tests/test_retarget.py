@@ -11,10 +11,10 @@ import nbformat
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers import course
-from aurora_helpers.cli import main
-from aurora_helpers.course import find_notebooks
-from aurora_helpers.retarget import (
+from aurora_course import course
+from aurora_course.cli import main
+from aurora_course.course import find_notebooks
+from aurora_course.retarget import (
     RetargetError,
     Target,
     course_files,
@@ -85,7 +85,7 @@ def test_retarget_to_a_fork_and_back(checkout, retargeted_checkout, capsys):
     argv = ["retarget", "--root", str(checkout), "--slug", FORK.slug, "--ref", FORK.ref]
     assert main(argv) == 0
     changed = capsys.readouterr().out.split()
-    assert {"aurora_helpers/course.py", "README.md", "pyproject.toml"} <= set(changed)
+    assert {"aurora_course/course.py", "README.md", "pyproject.toml"} <= set(changed)
     for path in find_notebooks(checkout / "notebooks"):
         assert f"notebooks/{path.name}" in changed and f"notebooks/{path.stem}.md" in changed
         json.loads(path.read_text())  # still a notebook
@@ -121,7 +121,7 @@ def test_check_lists_what_disagrees_and_changes_nothing(checkout, capsys):
     assert main(["retarget", "--root", str(checkout), "--check"]) == 1
     captured = capsys.readouterr()
     assert captured.out.split() == ["notebooks/00_welcome.md"]
-    assert "disagree with aurora_helpers/course.py" in captured.err
+    assert "disagree with aurora_course/course.py" in captured.err
     assert md.read_text() == before
 
 
@@ -146,7 +146,7 @@ def test_outside_a_checkout_it_says_where_to_run(tmp_path, monkeypatch, capsys):
     assert main(["retarget"]) == 2
     assert "not inside a checkout of the course" in capsys.readouterr().err
     assert main(["retarget", "--root", str(tmp_path)]) == 2
-    assert "holds no aurora_helpers/course.py" in capsys.readouterr().err
+    assert "holds no aurora_course/course.py" in capsys.readouterr().err
     with pytest.raises(RetargetError):
         find_root(tmp_path)
     assert find_root(NOTEBOOKS) == ROOT
@@ -164,6 +164,6 @@ def test_the_ref_is_this_release():
 
 
 def test_this_checkout_is_retargeted():
-    """Every install cell, Colab link and slug mention agrees with aurora_helpers/course.py."""
+    """Every install cell, Colab link and slug mention agrees with aurora_course/course.py."""
     stale = [str(p.relative_to(ROOT)) for p in retarget(ROOT, write=False)]
     assert stale == [], f"run `aurora retarget`: {stale}"

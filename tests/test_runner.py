@@ -3,9 +3,11 @@ import json
 import nbformat
 import pytest
 
-from aurora_helpers import peak_memory
-from aurora_helpers.cli import main
-from aurora_helpers.runner import execution_problems, parse_parameters, run_course
+from aurora_course import peak_memory
+from aurora_course.cli import main
+from aurora_course.execute import Execution, cell_errors
+from aurora_course.records import NotebookRun, read_summary
+from aurora_course.runner import parse_parameters, run_course
 
 
 def test_parse_parameters():
@@ -33,12 +35,14 @@ def _executed(cells):
     return nb
 
 
-def test_execution_problems():
-    assert execution_problems(_executed([([], []), (["raises-exception"], ["ValueError"])])) == []
-    assert execution_problems(_executed([([], ["KeyError"])])) == ["cell [1] raised KeyError: boom"]
-    assert execution_problems(_executed([(["raises-exception"], [])])) == [
-        "cell [1] is tagged raises-exception but did not raise"
+def test_execution_problems_name_each_cell_that_raised():
+    nb = _executed([([], []), ([], ["KeyError"]), ([], ["ValueError", "TypeError"])])
+    assert [str(e) for e in cell_errors(nb)] == [
+        "cell [2] raised KeyError: boom",
+        "cell [3] raised ValueError: boom",
     ]
+    run = Execution(nb, failure="timed out", detail="stopped after 5 s")
+    assert run.problems() == ["stopped after 5 s", *map(str, cell_errors(nb))]
 
 
 def _write(folder, name, cells):
@@ -67,7 +71,6 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
             params,
             setup,
             nbformat.v4.new_code_cell("assert size == 7"),
-            nbformat.v4.new_code_cell("1/0", metadata={"tags": ["raises-exception"]}),
         ],
     )
     _write(
@@ -108,7 +111,13 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
     assert course.runs[1].error.startswith("cell [1] raised KeyError")
     assert not course.ok and "01_bad failed: cell [1] raised KeyError" in course.table()
     assert (build / "index.html").read_text().count("<a href='html/") == 4
-    assert len(json.loads((build / "summary.json").read_text())) == 4
+    # One record for the table, the index page, summary.json and the website.
+    assert read_summary(build) == course.runs and len(course.runs) == 4
+    assert NotebookRun.from_dict({**json.loads((build / "summary.json").read_text())[0], "x": 1})
+    assert course.runs[0].title == "00_ok" and course.runs[0].minutes is None  # no title cell
+    # A cell that raises stops its notebook, as Run all would.
+    bad = nbformat.read(course.runs[1].output, as_version=4)
+    assert [c.execution_count for c in bad.cells] == [1, None]
     # The website, from the same executed notebooks: every one a page, the failed one included.
     assert course.site == str(build / "site" / "index.html") and course.site_error is None
     assert all((build / "site" / f"{r.notebook}.html").exists() for r in course.runs)

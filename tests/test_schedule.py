@@ -5,8 +5,9 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.cli import main
-from aurora_helpers.schedule import (
+from aurora_course.cli import main
+from aurora_course.course_notebook import CourseNotebook
+from aurora_course.schedule import (
     PATHS,
     DayPlan,
     NotebookTime,
@@ -26,7 +27,7 @@ def _nb(*markdown: str):
 
 def test_the_time_line_is_read():
     nb = _nb("# 06 · Sharding\n\n**Time:** about 50 minutes (35 teaching, 15 exercises).")
-    assert notebook_time(nb) == NotebookTime("06", "Sharding", 35, 15)
+    assert notebook_time(CourseNotebook.from_nb(nb)) == NotebookTime("06", "Sharding", 35, 15)
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,7 @@ def test_the_time_line_is_read():
 )
 def test_malformed_time_lines_are_named(cell, message):
     with pytest.raises(ScheduleError, match=message):
-        notebook_time(_nb(cell), "06_sharding.ipynb")
+        notebook_time(CourseNotebook.from_nb(_nb(cell), "06_sharding"))
 
 
 def _times(minutes):
@@ -89,7 +90,7 @@ def test_schedule_md_matches_the_notebooks(capsys):
 
 
 def test_the_readme_table_gives_each_notebooks_minutes():
-    from aurora_helpers.schedule import read_course_times
+    from aurora_course.schedule import read_course_times
 
     times = read_course_times(NOTEBOOKS)
     rows = re.findall(

@@ -8,16 +8,17 @@ import re
 import nbformat
 import pytest
 
-from aurora_helpers.site import (
+from aurora_course.course_notebook import CourseNotebook
+from aurora_course.records import NotebookRun
+from aurora_course.site import (
     TAG_BEHAVIOUR,
     SiteBuildError,
     build_site,
-    ran_on,
     site_copy,
     site_tags,
     sphinx_available,
 )
-from aurora_helpers.site.pages import PageInfo, landing_page, notebook_minutes, notebook_title
+from aurora_course.site.pages import landing_page
 
 # A 1x1 PNG, so a figure output has real bytes.
 PNG = base64.b64encode(
@@ -98,16 +99,21 @@ def test_site_copy_maps_tags_inserts_the_banner_and_leaves_the_original():
 
 def test_titles_and_times_come_from_the_title_cell():
     nb = _notebook("05", "Async dispatch", 45)
-    assert notebook_title(nb, "05_async") == "05 · Async dispatch"
-    assert notebook_minutes(nb) == 45
-    assert notebook_minutes(nbformat.v4.new_notebook()) is None
-    assert notebook_title(nbformat.v4.new_notebook(), "fallback") == "fallback"
+    model = CourseNotebook.from_nb(nb, "05_async")
+    assert (model.heading, model.number, model.title) == (
+        "05 · Async dispatch",
+        "05",
+        "Async dispatch",
+    )
+    assert model.time is not None and model.time.total == 45
+    empty = CourseNotebook.from_nb(nbformat.v4.new_notebook(), "fallback")
+    assert (empty.time, empty.heading, empty.title) == (None, "fallback", "fallback")
 
 
 def test_landing_page_lists_notebooks_in_the_order_given_with_times():
     pages = [
-        PageInfo("01_b", "01 · B", 20, "ok", 3.0),
-        PageInfo("00_a", "00 · A", 10, "failed", 1.5),
+        NotebookRun("01_b", "ok", 3.0, "x", title="01 · B", minutes=20),
+        NotebookRun("00_a", "failed", 1.5, "y", title="00 · A", minutes=10),
     ]
     text = landing_page(pages)
     assert text.index("01_b>") < text.index("00_a>")
@@ -118,8 +124,11 @@ def test_landing_page_lists_notebooks_in_the_order_given_with_times():
 
 
 def test_ran_on_names_every_fact():
-    page = PageInfo("00_a", "A", 10, "ok", 2.25, "cpu", 8, "0.12.0", "2026-11-23 20:00 UTC")
-    assert ran_on(page) == (
+    page = NotebookRun(
+        "00_a", "ok", 2.25, "x", backend="cpu", device_count=8, jax_version="0.12.0",
+        finished="2026-11-23 20:00 UTC",
+    )  # fmt: skip
+    assert page.ran_on() == (
         "JAX 0.12.0 · backend `cpu` · 8 device(s) · 2.2 s · executed 2026-11-23 20:00 UTC"
     )
 
@@ -136,16 +145,20 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
         path.parent.mkdir(exist_ok=True)
         nbformat.write(_notebook(number, title, minutes), path)
         runs.append(
-            {
-                "notebook": path.stem,
-                "status": "ok",
-                "seconds": 1.0,
-                "output": str(path),
-                "backend": "cpu",
-                "device_count": 8,
-                "jax_version": "0.12.0",
-                "finished": "2026-11-23 20:00 UTC",
-            }
+            NotebookRun.from_dict(
+                {
+                    "notebook": path.stem,
+                    "status": "ok",
+                    "seconds": 1.0,
+                    "output": str(path),
+                    "title": f"{number} · {title}",
+                    "minutes": minutes,
+                    "backend": "cpu",
+                    "device_count": 8,
+                    "jax_version": "0.12.0",
+                    "finished": "2026-11-23 20:00 UTC",
+                }
+            )
         )
     result = build_site(
         runs, tmp_path, probe_html="<table><tr><td>probe-cell</td></tr></table>", strict=True
@@ -187,4 +200,4 @@ def test_build_site_without_executed_notebooks_is_an_error(tmp_path):
     if not sphinx_available():
         pytest.skip("needs the course extra")
     with pytest.raises(SiteBuildError, match="no executed notebooks"):
-        build_site([{"output": str(tmp_path / "missing.ipynb")}], tmp_path)
+        build_site([NotebookRun("x", "ok", 0, str(tmp_path / "missing.ipynb"))], tmp_path)

@@ -22,9 +22,11 @@ from urllib.parse import unquote, urljoin, urlsplit
 import nbformat
 import pytest
 
-from aurora_helpers.course import colab_url
+from aurora_course.course import colab_url
 
 from .site_browser import chromium, console_errors, find_chromium, foreign_requests, serve
+
+pytestmark = pytest.mark.slow  # a browser, a web server, JupyterLab: make test-site
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "build" / "site-shots"
@@ -204,19 +206,12 @@ def test_search_finds_the_page_of_a_term_from_it(browser, site, build, summary):
         terms["psum_scatter"] = "07_shard_map"
     for name in names:  # plus, for every page, a word only its own title has
         words = re.findall(r"[A-Za-z_]{5,}", (build / "notebooks" / f"{name}.ipynb").read_text())
-        title_words = re.findall(r"[A-Za-z_]{5,}", summary_title(build, name))
+        title_words = re.findall(r"[A-Za-z_]{5,}", summary[name]["title"] or "")
         terms.setdefault((title_words or words)[-1].lower(), name)
     for term, name in terms.items():
         hits = _search(browser, site, term)
         assert any(f"/{name}.html" in h for h in hits), f"searching {term!r} gave {hits}"
     assert not _search(browser, site, "zqxjvwkpfh"), "a nonsense word found pages"
-
-
-def summary_title(build: Path, name: str) -> str:
-    nb = nbformat.read(build / "notebooks" / f"{name}.ipynb", as_version=4)
-    from aurora_helpers.site.pages import notebook_title
-
-    return notebook_title(nb, "")
 
 
 def test_solution_toggles_start_collapsed_and_open_on_click(browser, site, build, summary):
@@ -257,7 +252,9 @@ def _free_port() -> int:
 
 
 def test_make_lab_opens_and_renders_a_notebook(build, tmp_path):
-    """``make lab`` (the Makefile's own command) serves a notebook that Chromium renders.
+    """``make lab`` (the Makefile's own command) serves a notebook that Chromium renders, lists
+    only the notebooks (not their MyST twins), starts them on the course's kernel, and shows no
+    news pop-up.
 
     Asks for ``build`` only so that it runs with the other browser tests, under make test-site.
     It has a browser of its own: leaving a JupyterLab page logs a console error ("Blocked attempt
@@ -308,6 +305,35 @@ def _render_in_lab(browser, tmp_path: Path) -> None:
         )
         cells = browser.find_elements("css selector", ".jp-Notebook .jp-Cell")
         assert len(cells) >= 3, len(cells)  # JupyterLab renders only the cells in view
+        # One audience at a time: the file browser lists the notebooks, not their MyST twins.
+        listed = _wait(
+            lambda: browser.execute_script(
+                "return [...document.querySelectorAll('.jp-DirListing-itemText')]"
+                ".map(e => e.textContent.trim())"
+            ),
+            what="the file browser's list",
+        )
+        notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9A-Z][0-9]_*.ipynb"))
+        assert sorted(n for n in listed if n.endswith(".ipynb")) == notebooks, listed
+        assert not [n for n in listed if n.endswith(".md")], f"MyST twins listed: {listed}"
+        # The notebook starts on the course's kernel, not a generic "Python 3 (ipykernel)".
+        _wait(
+            lambda: (
+                "Project Aurora (JAX)"
+                in browser.execute_script(
+                    "return [...document.querySelectorAll('.jp-Toolbar-kernelName')]"
+                    ".map(e => e.textContent).join(' ')"
+                )
+            ),
+            what="the notebook's kernel to be the course's",
+        )
+        # No news pop-up asking for consent (checked after JupyterLab had time to show it).
+        time.sleep(3)
+        toasts = browser.execute_script(
+            "return [...document.querySelectorAll('.Toastify__toast, .jp-toast-message')]"
+            ".map(e => e.textContent)"
+        )
+        assert not [t for t in toasts if "news" in t.lower()], toasts
         SHOTS.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(SHOTS / "lab.png"))
     finally:

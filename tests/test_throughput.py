@@ -9,9 +9,10 @@ import pytest
 from matplotlib.figure import Figure
 
 import aurora_helpers as ah
+from aurora_course.bench import load_suite
 from aurora_helpers.throughput import caches
 from aurora_helpers.throughput.caches import CacheLevel
-from aurora_helpers.throughput.driver import default_sizes, load_suite, run_suite
+from aurora_helpers.throughput.driver import default_sizes, run_suite
 from aurora_helpers.throughput.jax_suite import JaxSuite
 from aurora_helpers.throughput.ops import Op
 
@@ -277,7 +278,7 @@ def test_cli_bench_compare_missing_library(fresh_python):
     # As if PyTorch were not installed, whether or not it is.
     code = (
         "import sys; sys.modules['torch'] = None; "
-        "from aurora_helpers.cli import main; raise SystemExit(main({args}))"
+        "from aurora_course.cli import main; raise SystemExit(main({args}))"
     )
     named = fresh_python(code.format(args="['bench', '--quick', '--compare', 'torch']"))
     assert named.returncode == 1
@@ -294,7 +295,7 @@ def test_cli_bench_compare_missing_library(fresh_python):
 @pytest.mark.slow
 def test_cli_bench_text(fresh_python):
     result = fresh_python(
-        "from aurora_helpers.cli import main; raise SystemExit(main(['bench', '--quick', '--detail']))"
+        "from aurora_course.cli import main; raise SystemExit(main(['bench', '--quick', '--detail']))"
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout

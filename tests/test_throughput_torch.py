@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from aurora_helpers.throughput.driver import load_suite, run_suite
+from aurora_course.bench import load_suite
+from aurora_helpers.throughput.driver import run_suite
 from aurora_helpers.throughput.ops import ComparisonUnavailable
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed; run `make test-torch`")
@@ -57,14 +58,14 @@ def test_torch_cannot_measure_a_gpu_without_cuda():
 @pytest.mark.slow
 def test_cli_bench_compare_torch_side_by_side(fresh_python):
     result = fresh_python(
-        "from aurora_helpers.cli import main; "
+        "from aurora_course.cli import main; "
         "raise SystemExit(main(['bench', '--quick', '--compare', 'torch', '--json']))"
     )
     assert result.returncode == 0, result.stderr
     results = json.loads(result.stdout)["results"]
     assert [r["library"].split()[0] for r in results] == ["jax", "torch"]
     text = fresh_python(
-        "from aurora_helpers.cli import main; raise SystemExit(main(['bench', '--quick', '--compare', 'torch']))"
+        "from aurora_course.cli import main; raise SystemExit(main(['bench', '--quick', '--compare', 'torch']))"
     )
     assert text.returncode == 0, text.stderr
     assert "Side by side" in text.stdout and "jax / torch" in text.stdout

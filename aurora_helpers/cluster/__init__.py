@@ -1,9 +1,11 @@
 """Local multi-process JAX clusters, for teaching multi-host programs on one machine.
 
-Three modules with one job each, depending one way (``magic`` -> ``launcher``; ``_worker`` is a
-script the launcher starts and imports nothing from the package):
+Modules with one job each, depending one way (``magic`` -> ``launcher`` -> ``processes`` ->
+``outcomes``; ``_worker`` is a script the launcher starts and imports nothing from the package):
 
-- :mod:`.launcher`: :class:`LocalCluster` and :func:`run_cluster` start, run and stop the processes;
+- :mod:`.launcher`: :class:`LocalCluster` and :func:`run_cluster` start, run and stop a cluster;
+- :mod:`.processes`: the worker processes: environment, program hand-over, certain clean-up;
+- :mod:`.outcomes`: what a run gives back (:class:`ClusterRun`) and its errors;
 - :mod:`.magic`: the ``%%cluster`` cell magic on top of the launcher;
 - :mod:`._worker`: one process of a cluster.
 

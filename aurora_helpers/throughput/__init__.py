@@ -6,7 +6,8 @@ One job per module, depending one way (``driver`` -> suites -> ``ops``; ``driver
   picture, figures to quote) and :class:`ThroughputComparison` of two libraries;
 - :mod:`.ops`: what a suite offers the driver (:class:`~.ops.Op`, the suite protocol) and the
   output checks every suite shares;
-- :mod:`.jax_suite` and :mod:`.torch_suite`: the operations in JAX and in PyTorch;
+- :mod:`.jax_suite`: the operations in JAX (PyTorch's, for ``aurora bench --compare torch``,
+  are in the course's tools: ``aurora_course.torch_suite``);
 - :mod:`.caches`: the CPU's cache sizes, which size the sweeps and label their results;
 - :mod:`.driver`: checks, times and sweeps a suite; :func:`measure_machine` for JAX.
 

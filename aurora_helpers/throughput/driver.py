@@ -4,8 +4,8 @@ over sizes, and collects a :class:`~.results.MachineThroughput`.
 For the transfers several methods are tried (for example from a NumPy array and from a JAX array
 in ``pinned_host`` memory) and the fastest *correct* one is used: the result must hold the right
 values and must not share memory with the source (on a CPU, ``np.asarray`` of a JAX array is a
-zero-copy view, which is no transfer at all). Another library (PyTorch) runs the same operations
-through its own suite (:func:`load_suite`), so ``aurora bench --compare torch`` can show both.
+zero-copy view, which is no transfer at all). Another library's suite (PyTorch's, in the course's
+tools: ``aurora bench --compare torch``) runs through :func:`measure_with` the same way.
 """
 
 from __future__ import annotations
@@ -255,30 +255,3 @@ def measure_machine(
         metrics=metrics,
         budget_s=budget_s,
     )
-
-
-#: Libraries ``aurora bench --compare`` knows, with the pip package that provides each.
-COMPARE_LIBRARIES: dict[str, str] = {"torch": "torch"}
-
-
-def load_suite(library: str, platform: str) -> ThroughputSuite:
-    """The throughput suite of another library for ``platform``.
-
-    Raises:
-        ValueError: the library is not one the course knows.
-        ModuleNotFoundError: it is not installed.
-        ComparisonUnavailable: it cannot measure that platform.
-    """
-    if library not in COMPARE_LIBRARIES:
-        raise ValueError(
-            f"cannot compare with {library!r}; known libraries: {', '.join(COMPARE_LIBRARIES)}"
-        )
-    try:
-        from .torch_suite import TorchSuite
-
-        return TorchSuite(platform)
-    except ImportError as err:
-        raise ModuleNotFoundError(
-            f"{library} is not installed in this Python ({err}). Install it with "
-            f"`pip install {COMPARE_LIBRARIES[library]}` to compare."
-        ) from err

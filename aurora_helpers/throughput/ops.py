@@ -30,7 +30,7 @@ class Op:
 
 class ThroughputSuite(Protocol):
     """What a library offers the driver. :class:`~.jax_suite.JaxSuite` and
-    :class:`~.torch_suite.TorchSuite` implement it."""
+    ``aurora_course.torch_suite.TorchSuite`` implement it."""
 
     library: str
     platform: str

@@ -1,0 +1,382 @@
+"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student``, ``grade``, ``retarget``,
+``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_NOTEBOOKS = Path("notebooks")
+DEFAULT_BUILD = Path("build")
+
+
+def _cmd_probe(args: argparse.Namespace) -> int:
+    from aurora_helpers.devices import setup_devices
+
+    setup_devices(args.devices)
+    from aurora_helpers.machine_report import probe
+
+    report = probe()
+    if args.json:
+        print(report.to_json())
+    elif args.html:
+        print(report._repr_html_())
+    else:
+        print(report)
+    return 0 if report.jax_supported else 1
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import bench
+
+    return bench(
+        devices=args.devices,
+        quick=args.quick,
+        budget_s=args.budget,
+        compare=args.compare,
+        detail=args.detail,
+        as_json=args.json,
+    )
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .runner import parse_parameters, run_course
+
+    course = run_course(
+        args.notebooks,
+        args.build,
+        devices=args.devices,
+        only=args.only,
+        parameters=parse_parameters(args.param),
+        progress=not args.no_progress,
+        render_html=not args.no_html,
+    )
+    print(course.table())
+    print(
+        f"\nExecuted notebooks in {args.build}/notebooks; open {args.build}/index.html for the report."
+    )
+    if args.memory_report:
+        from .memory_report import write_memory_report
+
+        print(f"Memory per notebook written to {write_memory_report(args.memory_report, course)}")
+    if course.site:
+        print(f"The course website ({course.site_seconds:.1f} s to build): {course.site}")
+    return 0 if course.ok else 1
+
+
+def _cmd_student(args: argparse.Namespace) -> int:
+    from .answer_leaks import find_leaks
+    from .course import find_notebooks, locate_notebooks, select_notebooks
+    from .student import write_student_copies
+
+    folder = locate_notebooks(args.notebooks)
+    notebooks = select_notebooks(find_notebooks(folder), args.only)
+    for source, path in zip(
+        notebooks, write_student_copies(notebooks, args.out, notebooks_dir=folder), strict=True
+    ):
+        print(path)
+        for leak in find_leaks(source, path):
+            print(f"aurora student: warning: {path.name}: {leak}", file=sys.stderr)
+    return 0
+
+
+def _cmd_retarget(args: argparse.Namespace) -> int:
+    from .retarget import find_root, retarget
+
+    root = args.root if args.root is not None else find_root(Path.cwd())
+    changed = retarget(root, args.slug, args.ref, write=not args.check)
+    for path in changed:
+        print(path.relative_to(root.resolve()))
+    if args.check and changed:
+        print(
+            f"aurora retarget: {len(changed)} file(s) above disagree with aurora_course/course.py;"
+            " run `aurora retarget` to rewrite them",
+            file=sys.stderr,
+        )
+        return 1
+    if not changed:
+        print("every link and install cell already agrees with aurora_course/course.py")
+    return 0
+
+
+def _cmd_kernel(args: argparse.Namespace) -> int:
+    from .jupyterhub import install_kernel
+
+    where = install_kernel(
+        name=args.name,
+        display_name=args.display_name,
+        user=args.user,
+        prefix=args.prefix,
+        devices=args.devices,
+    )
+    print(f"Installed kernel {args.name!r} ({args.display_name}) for {sys.executable} in {where}")
+    return 0
+
+
+def _cmd_nbgitpuller_link(args: argparse.Namespace) -> int:
+    from .jupyterhub import nbgitpuller_link
+
+    print(
+        nbgitpuller_link(
+            args.hub, notebook=args.notebook, branch=args.branch, interface=args.interface
+        )
+    )
+    return 0
+
+
+def _cmd_schedule(args: argparse.Namespace) -> int:
+    from .schedule import read_course_times, render_schedule
+
+    text = render_schedule(read_course_times(args.notebooks))
+    if args.check:
+        current = args.file.read_text(encoding="utf-8") if args.file.exists() else ""
+        if current != text:
+            print(
+                f"aurora schedule: {args.file} is out of date with the notebooks' time lines; "
+                "run `aurora schedule --write`",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{args.file} is up to date")
+    elif args.write:
+        args.file.write_text(text, encoding="utf-8")
+        print(f"wrote {args.file}")
+    else:
+        print(text, end="")
+    return 0
+
+
+def _cmd_quickref(args: argparse.Namespace) -> int:
+    from .quickref import write_quickref
+
+    for path in write_quickref(args.notebooks, args.out, pdf=not args.no_pdf):
+        print(path)
+    return 0
+
+
+def _cmd_grade(args: argparse.Namespace) -> int:
+    from .grading import grade, print_progress, write_report
+
+    grades = grade(
+        args.paths,
+        notebooks_dir=args.notebooks,
+        devices=args.devices,
+        timeout_s=args.timeout,
+        progress=print_progress,
+    )
+    if args.json:
+        write_report(grades.to_json(), args.json)
+    if args.csv:
+        write_report(grades.to_csv(), args.csv)
+    if "-" not in (args.json, args.csv):
+        print(grades.table())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="aurora", description="Project Aurora course tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("probe", help="describe the machine JAX sees")
+    p.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="simulated CPU devices (default $AURORA_DEVICES or 8)",
+    )
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON")
+    fmt.add_argument("--html", action="store_true", help="print an HTML table")
+    p.set_defaults(func=_cmd_probe)
+
+    b = sub.add_parser(
+        "bench",
+        help="measure transfers, on-device bandwidth and matmul throughput",
+        description="Measure host<->device transfers, on-device bandwidth and matmul throughput "
+        "with JAX, against published peaks where known; optionally the same with another library.",
+    )
+    b.add_argument(
+        "--devices", type=int, default=1, help="simulated CPU devices (default 1; CPU only)"
+    )
+    b.add_argument("--quick", action="store_true", help="small sizes and short budgets")
+    b.add_argument(
+        "--budget", type=float, default=None, metavar="SECONDS", help="timing budget per point"
+    )
+    b.add_argument(
+        "--compare",
+        choices=["torch", "auto"],
+        default=None,
+        help="also measure with this library, side by side; 'auto' uses whichever is installed "
+        "(a missing library is an error only when named)",
+    )
+    b.add_argument("--detail", action="store_true", help="print every size of every sweep")
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.set_defaults(func=_cmd_bench)
+
+    r = sub.add_parser("run", help="execute the course into a build folder")
+    r.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="simulated CPU devices per notebook (default $AURORA_DEVICES or 8)",
+    )
+    r.add_argument(
+        "--only", nargs="+", metavar="NN", help="notebook numbers to run, e.g. --only 03 05"
+    )
+    r.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="notebook parameter (repeatable)",
+    )
+    r.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    r.add_argument("--build", type=Path, default=DEFAULT_BUILD, help="output folder")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--no-html",
+        action="store_true",
+        help="skip the HTML renderings, the index page and the website",
+    )
+    r.add_argument(
+        "--memory-report",
+        type=Path,
+        metavar="FILE",
+        help="write the per-notebook peak memory table to FILE (between its marker lines, "
+        "as in docs/jupyterhub.md)",
+    )
+    r.set_defaults(func=_cmd_run)
+
+    s = sub.add_parser("student", help="write student copies with solutions stubbed out")
+    s.add_argument(
+        "--notebooks",
+        type=Path,
+        default=None,
+        help="folder of source notebooks (default ./notebooks, else the installed checkout's)",
+    )
+    s.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_BUILD / "student",
+        help="output folder (never the notebooks folder or inside it)",
+    )
+    s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
+    s.set_defaults(func=_cmd_student)
+
+    t = sub.add_parser(
+        "retarget",
+        help="point Colab links and install cells at a repository and a fixed ref",
+        description="Rewrite REPOSITORY_SLUG and REF in aurora_course/course.py, then every "
+        "notebook's Colab install cell (.md and .ipynb alike), the README's Colab links and any "
+        "other mention of the repository, so that they all agree.",
+    )
+    t.add_argument("--slug", default=None, help="GitHub owner/name (default: unchanged)")
+    t.add_argument(
+        "--ref",
+        default=None,
+        help="release tag v<version> or commit the notebooks install from (default: unchanged)",
+    )
+    t.add_argument(
+        "--root", type=Path, default=None, help="the course checkout (default: the one around .)"
+    )
+    t.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; list what disagrees and exit 1 if anything does",
+    )
+    t.set_defaults(func=_cmd_retarget)
+
+    from .jupyterhub import DEFAULT_DISPLAY_NAME, DEFAULT_KERNEL_NAME
+
+    k = sub.add_parser("kernel", help="register this Python as a Jupyter kernel")
+    k_sub = k.add_subparsers(dest="action", required=True)
+    ki = k_sub.add_parser(
+        "install",
+        help="register the kernel (a wrapper over `python -m ipykernel install`)",
+    )
+    ki.add_argument("--name", default=DEFAULT_KERNEL_NAME, help="kernel name (default %(default)s)")
+    ki.add_argument(
+        "--display-name", default=DEFAULT_DISPLAY_NAME, help="name shown in JupyterLab's launcher"
+    )
+    where = ki.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="for the current user only")
+    where.add_argument(
+        "--prefix", type=Path, default=None, help="under PREFIX/share/jupyter/kernels"
+    )
+    ki.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="set $AURORA_DEVICES in the kernel (default: the notebooks' default, 8)",
+    )
+    ki.set_defaults(func=_cmd_kernel)
+
+    pull = sub.add_parser(
+        "nbgitpuller-link", help="print the JupyterHub link that pulls the course and opens it"
+    )
+    pull.add_argument(
+        "--hub", required=True, help="the hub's address, e.g. https://hub.example.org"
+    )
+    pull.add_argument("--notebook", default="00_welcome.ipynb", help="notebook to open")
+    pull.add_argument(
+        "--branch", default="main", help="branch or tag to pull (default %(default)s)"
+    )
+    pull.add_argument("--interface", choices=["lab", "tree"], default="lab")
+    pull.set_defaults(func=_cmd_nbgitpuller_link)
+
+    sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
+    sc.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    sc.add_argument("--file", type=Path, default=Path("SCHEDULE.md"), help="the schedule file")
+    mode = sc.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write the schedule file")
+    mode.add_argument("--check", action="store_true", help="fail when the file is out of date")
+    sc.set_defaults(func=_cmd_schedule)
+
+    q = sub.add_parser("quickref", help="the one-page quick reference, as HTML and PDF")
+    q.add_argument(
+        "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
+    )
+    q.add_argument("--out", type=Path, default=DEFAULT_BUILD, help="output folder")
+    q.add_argument("--no-pdf", action="store_true", help="write the HTML only (no Chromium)")
+    q.set_defaults(func=_cmd_quickref)
+
+    g = sub.add_parser(
+        "grade",
+        help="grade learners' notebooks: their answer cells, run in the course's own notebooks",
+    )
+    g.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="notebooks or folders")
+    g.add_argument(
+        "--devices", type=int, default=None, help="simulated CPU devices (as for aurora run)"
+    )
+    g.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook")
+    g.add_argument("--json", metavar="FILE", help="write the grades as JSON (- for stdout)")
+    g.add_argument("--csv", metavar="FILE", help="one row per notebook and exercise (- for stdout)")
+    g.add_argument(
+        "--notebooks",
+        type=Path,
+        default=None,
+        help="the course's notebooks folder (default ./notebooks, else the installed course's)",
+    )
+    g.set_defaults(func=_cmd_grade)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, RuntimeError) as err:
+        print(f"aurora {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""Facts about the course itself: where it lives, which notebooks it has, how Colab opens them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .course_notebook import NOTEBOOK_NAME
+
+#: The course's GitHub repository, ``owner/name``, and the git ref (a release tag ``v<version>``
+#: or a commit) that Colab opens the notebooks at and installs the helpers from. The one place
+#: both are set: ``aurora retarget [--slug owner/name] [--ref REF]`` rewrites these two lines and
+#: then every file that names them (the notebooks' Colab install cells, the README's Colab links,
+#: ``pyproject.toml``); ``tests/test_retarget.py`` checks that they all agree.
+REPOSITORY_SLUG = "project-aurora/aurora-course"
+REF = "v0.1.0"
+
+
+def colab_url(notebook: str, slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
+    """The 'Open in Colab' address of ``notebooks/<notebook>`` on GitHub."""
+    return f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
+
+
+def pip_install_target(slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
+    """What Colab pip-installs: the helpers at the same ref as the notebook, never a moving branch."""
+    return f"aurora-helpers @ git+https://github.com/{slug}.git@{ref}"
+
+
+def find_notebooks(directory: Path) -> list[Path]:
+    """The course's notebooks in ``directory`` (``NN_name.ipynb``), in course order."""
+    return sorted(p for p in directory.glob("*.ipynb") if NOTEBOOK_NAME.match(p.name))
+
+
+def locate_notebooks(explicit: Path | None = None) -> Path:
+    """The folder of course notebooks a command should read.
+
+    ``explicit`` (a ``--notebooks`` option) must hold course notebooks. Without it: ``notebooks/``
+    in the current folder, else the ``notebooks/`` of the checkout the helpers were installed from
+    (an editable install, as ``make setup`` makes).
+
+    Raises:
+        ValueError: no course notebooks there; the message says where it looked and what to do.
+    """
+    if explicit is not None:
+        if not find_notebooks(explicit):
+            raise ValueError(
+                f"no course notebooks (NN_name.ipynb) in {explicit}: pass the course's notebooks "
+                "folder to --notebooks"
+            )
+        return explicit
+    installed = Path(__file__).resolve().parents[1] / "notebooks"
+    for folder in (Path("notebooks"), installed):
+        if find_notebooks(folder):
+            return folder
+    raise ValueError(
+        f"no course notebooks found: neither ./notebooks nor {installed} (next to the installed "
+        "helpers) holds NN_name.ipynb files. Run this in the course's repository (a checkout "
+        "of it), or pass --notebooks FOLDER"
+    )
+
+
+def notebook_number(path: Path) -> str:
+    """``"03"`` for ``03_devices.ipynb``."""
+    match = NOTEBOOK_NAME.match(path.name)
+    if match is None:
+        raise ValueError(f"{path.name} is not named like a course notebook (NN_name.ipynb)")
+    return match.group("number")
+
+
+def select_notebooks(notebooks: list[Path], only: list[str] | None) -> list[Path]:
+    """The notebooks whose number is in ``only`` (``["03", "5"]``); all of them if ``only`` is empty.
+
+    Raises:
+        ValueError: a requested number matches no notebook; the message lists those that exist.
+    """
+    if not only:
+        return notebooks
+    wanted = {w.zfill(2) if w.isdigit() else w.upper() for w in only}
+    numbers = {notebook_number(p): p for p in notebooks}
+    missing = sorted(wanted - numbers.keys())
+    if missing:
+        raise ValueError(
+            f"no notebook numbered {', '.join(missing)}; the course has {', '.join(sorted(numbers))}"
+        )
+    return [p for p in notebooks if notebook_number(p) in wanted]

@@ -1,0 +1,345 @@
+"""One model of a course notebook, which every tool reads: number, title, time line, cells and tags,
+exercises (heading, solution cells, check cells), quick-reference tables and instructor notes.
+
+The conventions it reads are CONTRIBUTING's notebook template; the patterns below are their only
+definition in the tools:
+
+- the file: ``NN_name.ipynb``, ``NN`` two digits or a capital and a digit (``00``, ``10``, ``A1``);
+- the title cell: ``# NN · Title`` and ``**Time:** about N minutes (T teaching, E exercises).``;
+- an exercise: a markdown heading ``### Exercise NN.k: title``, a code cell tagged ``solution``
+  under it, and a code cell calling ``ah.check("NN.k", ...)`` with the label as a string literal.
+  A label is the notebook's number, a dot and the exercise's number (``07.1``, ``A1.2``); checks
+  with other labels (``"00.demo"``) are checks but not exercises;
+- cells tagged ``instructor`` (notes), ``quickref`` (a table that starts with ``**Quick reference:
+  <title>.**``, checked by the next code cell) and ``parameters`` (papermill's).
+
+Reading never fails on a notebook that breaks a convention: what is missing is ``None`` or empty,
+and the tools (and ``tests/test_notebooks.py``) say what is wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeAlias
+
+#: An nbformat notebook (or cell): a dict with attribute access. nbformat ships no type hints.
+NotebookNode: TypeAlias = Any
+
+SOLUTION_TAG = "solution"
+INSTRUCTOR_TAG = "instructor"
+QUICKREF_TAG = "quickref"
+PARAMETERS_TAG = "parameters"
+
+#: A course notebook's file name; ``number`` is what ``aurora run --only`` selects.
+NOTEBOOK_NAME = re.compile(r"^(?P<number>[0-9A-Z][0-9])_(?P<slug>[a-z0-9_]+)\.ipynb$")
+#: An exercise label: ``07.1``, ``A1.2``, ``10.3``.
+LABEL = re.compile(r"(?P<number>[0-9A-Z][0-9])\.(?P<exercise>[0-9]+)")
+#: The title cell's time line: total, teaching and exercise minutes.
+TIME_LINE = re.compile(
+    r"\*\*Time:\*\*\s*about\s+(?P<total>\d+)\s+minutes\s*"
+    r"\((?P<teaching>\d+)\s+teaching,\s*(?P<exercises>\d+)\s+exercises\)\."
+)
+_TITLE = re.compile(r"^#\s+(?:(?P<number>[0-9A-Z][0-9])\s*·\s*)?(?P<title>.+?)\s*$", re.M)
+#: Any heading that names an exercise, well-formed or not (``### Exercise 09.x`` is malformed).
+EXERCISE_HEADING = re.compile(
+    r"^#{1,6}\s*Exercise\s+(?P<label>[^\s:]+)\s*:?\s*(?P<title>.*?)\s*$", re.M
+)
+_FILE_NUMBER = re.compile(r"(?<![0-9A-Za-z])(?P<number>[0-9A-Z][0-9])_")
+_QUICKREF_HEAD = re.compile(r"^\s*\*\*Quick reference:\s*(?P<title>[^*]+?)\.?\*\*\s*", re.I)
+_ANY_HEADING = re.compile(r"^#{1,6}\s", re.M)
+#: How notebooks call the checks (``ah.check``); a bare ``check`` counts too.
+_CHECK_OWNERS = frozenset({"ah", "aurora_helpers"})
+
+
+def cell_tags(cell: NotebookNode) -> list[str]:
+    """The tags of an nbformat cell."""
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def is_solution(cell: NotebookNode) -> bool:
+    """Whether an nbformat cell is a code cell tagged ``solution``."""
+    return cell.get("cell_type") == "code" and SOLUTION_TAG in cell_tags(cell)
+
+
+def is_instructor(cell: NotebookNode) -> bool:
+    """Whether an nbformat cell is tagged ``instructor``."""
+    return INSTRUCTOR_TAG in cell_tags(cell)
+
+
+def parse_python(source: str) -> ast.Module | None:
+    """A cell's Python, IPython's magics and shell lines turned into calls; None if it is not Python.
+
+    A cell magic's body (``%%cluster``, ``%%time``) is read as the Python it usually is.
+    """
+    if source.lstrip().startswith("%%"):
+        source = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        pass
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        return ast.parse(TransformerManager().transform_cell(source))
+    except (ImportError, SyntaxError):
+        return None
+
+
+def check_labels(source: str) -> list[str]:
+    """The labels of the ``ah.check("label", ...)`` calls in a code cell, in order."""
+    tree = parse_python(source)
+    if tree is None:
+        return []
+    found: list[tuple[int, int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        named = (isinstance(func, ast.Name) and func.id == "check") or (
+            isinstance(func, ast.Attribute)
+            and func.attr == "check"
+            and isinstance(func.value, ast.Name)
+            and func.value.id in _CHECK_OWNERS
+        )
+        first = node.args[0] if node.args else None
+        first = first or next((k.value for k in node.keywords if k.arg == "exercise"), None)
+        if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append((node.lineno, node.col_offset, first.value))
+    return [label for _, _, label in sorted(found)]
+
+
+def is_label(text: str) -> bool:
+    """Whether ``text`` is an exercise label (``07.1``, ``A1.2``), not a demo (``00.demo``)."""
+    return LABEL.fullmatch(text) is not None
+
+
+def number_in_file_name(name: str) -> str | None:
+    """The notebook number a file name carries anywhere (``homework_07_shard_map.ipynb``: ``07``)."""
+    found = _FILE_NUMBER.search(name)
+    return found.group("number") if found else None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell as the tools read it."""
+
+    index: int
+    kind: str  # "code", "markdown" or "raw"
+    source: str
+    tags: tuple[str, ...] = ()
+
+    @property
+    def is_code(self) -> bool:
+        return self.kind == "code"
+
+    @property
+    def is_markdown(self) -> bool:
+        return self.kind == "markdown"
+
+    @property
+    def is_solution(self) -> bool:
+        return self.is_code and SOLUTION_TAG in self.tags
+
+    @property
+    def is_instructor(self) -> bool:
+        return INSTRUCTOR_TAG in self.tags
+
+
+@dataclass(frozen=True)
+class TimeLine:
+    """The minutes the title cell announces."""
+
+    total: int
+    teaching: int
+    exercises: int
+
+    @property
+    def consistent(self) -> bool:
+        return self.teaching + self.exercises == self.total
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: its label, title, and the cells that make it (indices into the notebook)."""
+
+    label: str
+    title: str = ""
+    heading: int | None = None  # the markdown cell with ``### Exercise NN.k``
+    solutions: tuple[int, ...] = ()
+    checks: tuple[int, ...] = ()  # the code cells whose check calls name this label
+
+
+@dataclass(frozen=True)
+class QuickrefTable:
+    """A markdown cell tagged ``quickref``: its title (None: the opening line is missing), the
+    table below the opening line, and the code cell that checks it (None: none before the next
+    heading)."""
+
+    cell: int
+    title: str | None
+    body: str
+    check: int | None
+    markdown: bool = True
+
+
+@dataclass(frozen=True)
+class CourseNotebook:
+    """What the tools read from one notebook. ``nb`` is the nbformat notebook it was read from."""
+
+    name: str  # the file's stem, e.g. "07_shard_map"
+    nb: NotebookNode
+    cells: tuple[Cell, ...]
+    number: str | None  # from the title heading, else from the file name
+    title: str  # the title heading without its number, else the file's stem
+    heading: str  # the whole title heading ("07 · shard_map and collectives"), else the stem
+    numbered_title: bool  # whether the heading reads "# NN · Title"
+    time: TimeLine | None
+    exercises: tuple[Exercise, ...]
+    checks: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # every check call
+    quickrefs: tuple[QuickrefTable, ...] = ()
+
+    @classmethod
+    def read(cls, path: Path | str) -> CourseNotebook:
+        """Read the notebook file at ``path``."""
+        import nbformat
+
+        path = Path(path)
+        return cls.from_nb(nbformat.read(path, as_version=4), path.stem)
+
+    @classmethod
+    def from_nb(cls, nb: NotebookNode, name: str = "notebook") -> CourseNotebook:
+        """Read an nbformat notebook; ``name`` is its file's stem (where its number may come from)."""
+        cells = tuple(
+            Cell(i, str(c.get("cell_type", "")), str(c.get("source", "")), tuple(cell_tags(c)))
+            for i, c in enumerate(nb.cells)
+        )
+        title = next(
+            (m for c in cells if c.is_markdown for m in [_TITLE.search(c.source)] if m), None
+        )
+        time = next(
+            (m for c in cells if c.is_markdown for m in [TIME_LINE.search(c.source)] if m), None
+        )
+        file_number = NOTEBOOK_NAME.match(f"{name}.ipynb")
+        number = (title.group("number") if title else None) or (
+            file_number.group("number") if file_number else None
+        )
+        found = {c.index: tuple(check_labels(c.source)) for c in cells if c.is_code}
+        checks = {index: labels for index, labels in found.items() if labels}
+        return cls(
+            name=name,
+            nb=nb,
+            cells=cells,
+            number=number,
+            title=title.group("title") if title else name,
+            heading=title.group(0).lstrip("#").strip() if title else name,
+            numbered_title=bool(title and title.group("number")),
+            time=TimeLine(*(int(time.group(k)) for k in ("total", "teaching", "exercises")))
+            if time
+            else None,
+            exercises=_exercises(cells, checks),
+            checks=checks,
+            quickrefs=tuple(_quickrefs(cells)),
+        )
+
+    @property
+    def instructor_notes(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.is_instructor)
+
+    @property
+    def solutions(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.is_solution)
+
+    @property
+    def labels(self) -> list[str]:
+        return [e.label for e in self.exercises]
+
+    def exercise(self, label: str) -> Exercise:
+        """The exercise labelled ``label``.
+
+        Raises:
+            KeyError: the notebook has no such exercise.
+        """
+        for exercise in self.exercises:
+            if exercise.label == label:
+                return exercise
+        raise KeyError(f"{self.name} has no exercise {label}")
+
+    def exercise_of(self, index: int) -> Exercise | None:
+        """The exercise whose solution cell is cell ``index`` (None if it is none's)."""
+        return next((e for e in self.exercises if index in e.solutions), None)
+
+
+def _exercise_headings(cell: Cell) -> Iterator[tuple[str, str]]:
+    if cell.is_markdown:
+        for found in EXERCISE_HEADING.finditer(cell.source):
+            if is_label(found.group("label")):
+                yield found.group("label"), found.group("title")
+
+
+def _exercises(cells: tuple[Cell, ...], checks: dict[int, tuple[str, ...]]) -> tuple[Exercise, ...]:
+    """Exercises from their headings; each solution cell belongs to the heading above it, or,
+    without one, to the next check cell's label; labels that only checks name count too."""
+    titles: dict[str, str] = {}
+    headings: dict[str, int] = {}
+    solutions: dict[str, list[int]] = {}
+    current: str | None = None
+    for cell in cells:
+        for label, title in _exercise_headings(cell):
+            current = label
+            headings.setdefault(label, cell.index)
+            titles.setdefault(label, title)
+        if cell.is_solution:
+            owner = current or _next_check_label(cells, cell.index, checks)
+            if owner is not None:
+                solutions.setdefault(owner, []).append(cell.index)
+    order = list(headings)
+    for labels in [list(solutions), [x for i in sorted(checks) for x in checks[i]]]:
+        order += [label for label in labels if is_label(label) and label not in order]
+    return tuple(
+        Exercise(
+            label,
+            titles.get(label, ""),
+            headings.get(label),
+            tuple(solutions.get(label, [])),
+            tuple(i for i in sorted(checks) if label in checks[i]),
+        )
+        for label in order
+    )
+
+
+def _next_check_label(
+    cells: tuple[Cell, ...], index: int, checks: dict[int, tuple[str, ...]]
+) -> str | None:
+    """The first exercise label checked after cell ``index``, before the next solution cell."""
+    for cell in cells[index + 1 :]:
+        if cell.is_solution:
+            return None
+        for label in checks.get(cell.index, ()):
+            if is_label(label):
+                return label
+    return None
+
+
+def _quickrefs(cells: tuple[Cell, ...]) -> Iterator[QuickrefTable]:
+    for cell in cells:
+        if QUICKREF_TAG not in cell.tags:
+            continue
+        head = _QUICKREF_HEAD.match(cell.source)
+        check = None
+        for later in cells[cell.index + 1 :]:
+            if later.is_code:
+                check = later.index
+                break
+            if _ANY_HEADING.search(later.source):
+                break
+        yield QuickrefTable(
+            cell=cell.index,
+            title=head.group("title").strip() if head else None,
+            body=cell.source[head.end() :].strip() if head else cell.source.strip(),
+            check=check,
+            markdown=cell.is_markdown,
+        )

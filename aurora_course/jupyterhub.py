@@ -1,0 +1,96 @@
+"""Serving the course from a JupyterHub: register its kernel, and link learners to the notebooks.
+
+``aurora kernel install`` registers the Python that has the course installed as a Jupyter kernel
+(a thin wrapper over ``ipykernel``'s own installer, which ``python -m ipykernel install`` also
+runs), so learners pick it by name in JupyterLab. ``aurora nbgitpuller-link`` prints the link that
+clones (or updates) the course into each learner's home folder on the hub and opens a notebook.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+from aurora_helpers.contract import DEVICES_ENV_VAR
+
+from .course import REPOSITORY_SLUG
+
+DEFAULT_KERNEL_NAME = "aurora"
+DEFAULT_DISPLAY_NAME = "Project Aurora (JAX)"
+
+
+def install_kernel(
+    *,
+    name: str = DEFAULT_KERNEL_NAME,
+    display_name: str = DEFAULT_DISPLAY_NAME,
+    user: bool = False,
+    prefix: Path | None = None,
+    devices: int | None = None,
+) -> Path:
+    """Register this interpreter as a Jupyter kernel; return the kernel's folder.
+
+    Args:
+        name: the kernel's name (letters, digits, ``-``, ``.``, ``_``); an existing kernel of
+            that name is replaced.
+        display_name: what JupyterLab's launcher shows.
+        user: install for the current user (``~/.local/share/jupyter/kernels``) instead of for
+            everyone using this Python (``sys.prefix``); ignored when ``prefix`` is given.
+        prefix: install under ``PREFIX/share/jupyter/kernels`` (e.g. a hub's shared environment).
+        devices: set ``$AURORA_DEVICES`` in the kernel, so notebooks start with this many
+            simulated CPU devices (default: the notebooks' own default, 8).
+    """
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", name):
+        raise ValueError(f"kernel name {name!r}: use only letters, digits, '-', '.' and '_'")
+    if devices is not None and devices < 1:
+        raise ValueError(f"devices must be at least 1, got {devices}")
+    try:
+        from ipykernel.kernelspec import install
+    except ModuleNotFoundError as err:  # pragma: no cover - ipykernel is in the course extra
+        raise RuntimeError(
+            "ipykernel is not installed in this Python; run `make run` (or "
+            "`pip install -e '.[course]'`) first"
+        ) from err
+    env = {DEVICES_ENV_VAR: str(devices)} if devices is not None else None
+    where = install(
+        user=user and prefix is None,
+        kernel_name=name,
+        display_name=display_name,
+        prefix=None if prefix is None else str(prefix),
+        env=env,
+    )
+    return Path(where)
+
+
+def nbgitpuller_link(
+    hub: str,
+    *,
+    notebook: str = "00_welcome.ipynb",
+    branch: str = "main",
+    repository: str = f"https://github.com/{REPOSITORY_SLUG}",
+    interface: str = "lab",
+) -> str:
+    """The nbgitpuller link that puts the course in a learner's home folder and opens ``notebook``.
+
+    The hub needs ``nbgitpuller`` installed in the single-user image. The clone lands in a
+    folder named after the repository (``aurora-course/``); nbgitpuller later merges upstream
+    changes without overwriting a learner's edits.
+    """
+    if not re.match(r"https?://", hub):
+        raise ValueError(f"hub {hub!r}: give the hub's address, e.g. https://hub.example.org")
+    if interface not in ("lab", "tree"):
+        raise ValueError(f"interface must be 'lab' or 'tree', got {interface!r}")
+    folder = repository.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    path = f"{folder}/notebooks/{notebook}"
+    urlpath = f"lab/tree/{path}" if interface == "lab" else f"tree/{path}"
+    query = urlencode(
+        {"repo": repository, "urlpath": urlpath, "branch": branch}, quote_via=quote, safe=""
+    )
+    return f"{hub.rstrip('/')}/hub/user-redirect/git-pull?{query}"
+
+
+def kernel_python(kernel_dir: Path) -> str:
+    """The interpreter a registered kernel starts (its ``kernel.json``'s first argument)."""
+    import json
+
+    return str(json.loads((kernel_dir / "kernel.json").read_text())["argv"][0])

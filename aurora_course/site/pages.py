@@ -1,0 +1,100 @@
+"""The site's own pages, written as MyST: the landing page, the probe page, each page's banner."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..course import REPOSITORY_SLUG, colab_url
+from ..records import NotebookRun
+
+#: Page name of the machine probe.
+PROBE_PAGE = "machine"
+
+
+def _escape(text: str) -> str:
+    """Text safe inside a MyST table cell or directive body."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def banner(page: NotebookRun) -> str:
+    """The markdown cell inserted under each notebook's title: run facts, Colab, download."""
+    status = (
+        "" if page.status == "ok" else f"\n\n**This notebook failed:** {_escape(page.error or '?')}"
+    )
+    return (
+        "```{admonition} What this page ran on\n"
+        ":class: aurora-ran-on\n\n"
+        f"{page.ran_on()}{status}\n"
+        "```\n\n"
+        f"[Open in Colab]({colab_url(page.notebook + '.ipynb')}) · "
+        f"{{download}}`Download the notebook <{page.notebook}.ipynb>`"
+    )
+
+
+def landing_page(pages: Sequence[NotebookRun], extra: Sequence[str] = ()) -> str:
+    """``index.md``: what the course is, the course map, how to run it, and the toctree.
+
+    ``extra`` names further pages (the quick reference, the schedules) listed after the notebooks.
+    """
+    rows = []
+    for p in pages:
+        minutes = f"{p.minutes} min" if p.minutes is not None else "?"
+        rows.append(
+            f"| {{doc}}`{_escape(p.title or p.notebook)} <{p.notebook}>` | {minutes} | {p.status} | {p.seconds:.1f} s |"
+        )
+    total = sum(p.minutes or 0 for p in pages)
+    toc = "\n".join([p.notebook for p in pages] + list(extra))
+    more = "".join(f"- {{doc}}`{name}`\n" for name in extra)
+    more = f"\n## For the classroom\n\n{more}" if extra else ""
+    repo = f"https://github.com/{REPOSITORY_SLUG}"
+    return f"""# Project Aurora: JAX data, devices and sharding
+
+An executable course on how JAX represents, places, moves and distributes data: from one array on
+one device to one program spread over many processes. Every page below is a notebook that was
+executed to build this site, and every claim in it is a cell that checks it.
+
+## Course map
+
+About {total} minutes in all. Each page says what it ran on.
+
+| notebook | time | status | ran in |
+|---|---|---|---|
+{chr(10).join(rows)}
+
+The machine these pages ran on is described on {{doc}}`the machine page <{PROBE_PAGE}>`.
+
+## How to run it
+
+- **Colab:** each page has an "Open in Colab" link; the first cell installs the course helpers.
+  Choose a GPU or TPU runtime to see real devices, or keep the CPU runtime for 8 simulated ones.
+- **JupyterLab:** clone [the repository]({repo}), then `make lab`.
+- **The whole course from the command line:** `make run` executes every notebook into `build/`
+  and builds this site in `build/site/`; `make test` checks everything.
+
+Solutions to the exercises are collapsed: click a solution's toggle to open it. Notes for
+instructors are collapsed too ("Instructor note").
+{more}
+```{{toctree}}
+:hidden:
+:maxdepth: 1
+
+{toc}
+{PROBE_PAGE}
+```
+"""
+
+
+def probe_page(probe_html: str) -> str:
+    """``machine.md``: the machine probe of the run, as the runner captured it."""
+    body = probe_html.strip() or "<p>No probe was recorded for this run.</p>"
+    return f"""# The machine
+
+What JAX saw on the machine that executed these pages, probed in a fresh interpreter with the
+run's device count (`aurora probe` prints the same).
+
+```{{raw}} html
+<div class="aurora-probe">
+{body}
+</div>
+```
+"""
