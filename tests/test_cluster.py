@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -135,6 +136,59 @@ def test_a_rank_that_raises_stops_the_others(marker):
     assert "Traceback from rank 1" in str(err) and "were stopped" in str(err)
     assert not cluster.running and cluster.pids == ()
     assert all(_gone(pid) for pid in pids)
+
+
+def test_each_rank_gets_its_own_arguments_and_nobody_elses(marker):
+    secrets = [f"secret-{uuid.uuid4().hex}-{rank}" for rank in range(3)]
+    run = ah.run_cluster(
+        programs.what_this_rank_sees,
+        args=("shared",),
+        rank_args=[(s,) for s in secrets],
+        processes=3,
+        devices_per_process=1,
+        env={MARKER: marker},
+    )
+    for rank, seen in enumerate(run.results):
+        assert seen["args"] == hashlib.sha256(repr(("shared", secrets[rank])).encode()).hexdigest()
+        everything = repr(seen["files"]) + repr(seen["frames"])
+        others = [s for r, s in enumerate(secrets) if r != rank]
+        assert not [s for s in others if s in everything], f"rank {rank} could read another's"
+    assert run.died == {}
+
+
+def test_rank_args_are_checked_before_anything_starts():
+    cluster = ah.LocalCluster(2, 1)
+    with pytest.raises(ValueError, match="3 entries; this cluster has 2 ranks"):
+        cluster.run(programs.rank_info, rank_args=[(), (), ()])
+    with pytest.raises(TypeError, match="cannot be sent"):
+        cluster.run(programs.rank_info, rank_args=[(lambda: 0,), ()])
+    with pytest.raises(TypeError, match="rank_args are for function programs"):
+        cluster.run("result = 1", rank_args=[(), ()])
+    assert not cluster.running
+
+
+def test_a_remote_exception_keeps_its_whole_message(marker):
+    message = "line one\n" + "x" * 500
+    with pytest.raises(ah.ClusterProcessError) as info:
+        ah.run_cluster(programs.raise_on, args=(1, message), processes=2, env={MARKER: marker})
+    assert info.value.exception_message == message
+    with pytest.raises(ah.ClusterProcessError) as died:
+        ah.run_cluster(programs.die_on, args=(1, 3), processes=2, env={MARKER: marker})
+    assert died.value.exception_message is None
+
+
+def test_a_recoverable_cluster_goes_on_without_a_dead_rank(marker):
+    cluster = ah.LocalCluster(3, 1, recoverable=True, env={MARKER: marker})
+    with cluster:
+        run = cluster.run(programs.survive_a_death, args=(2,), timeout=60)
+        assert run.died == {2: -signal.SIGKILL} and run.results[2] is None
+        assert run.results[0] == run.results[1] == {"live": 2, "sum": 3.0}
+        assert "[rank 2] died (exit code -9 (SIGKILL))" in str(run)
+        with pytest.raises(ah.ClusterError, match="died; close it"):
+            cluster.run(programs.rank_info)
+    assert cluster.exit_codes == (0, 0, -signal.SIGKILL)
+    with pytest.raises(ValueError, match="one or the other"):
+        ah.LocalCluster(2, 1, recoverable=True, imitate="slurm")
 
 
 def test_a_rank_that_dies_is_reported_with_its_exit_code(marker):

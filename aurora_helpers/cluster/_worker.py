@@ -4,14 +4,16 @@ The launcher runs this file as a script: ``python -u PATH/TO/_worker.py RUN_DIR 
 its directory is then removed from ``sys.path``, see below). The process reads
 ``RUN_DIR/spec.json``, gives JAX its simulated CPU devices and CPU collectives, joins the cluster
 with ``jax.distributed.initialize`` on the loopback address, reports ``ready-RANK.pkl`` and then
-waits for tasks: one line on stdin names ``task-ID.pkl``; the answer goes to
-``result-ID-RANK.pkl``. ``exit`` (or the end of stdin) shuts the distributed system down and ends
+waits for tasks: one line on stdin names ``task-ID.pkl``, optionally followed by this rank's own
+arguments (base64 of a pickled tuple: they travel only on this process's pipe, so no rank can
+read another's); the answer goes to ``result-ID-RANK.pkl``. ``exit`` (or the end of stdin) shuts the distributed system down and ends
 the process. Every report is written to a temporary name and renamed, so the launcher never reads
 half a file. A watchdog thread ends the process if the launcher dies, so no worker outlives it.
 """
 
 from __future__ import annotations
 
+import base64
 import builtins
 import importlib
 import json
@@ -33,6 +35,8 @@ _THIS_FILE = os.path.abspath(__file__)
 #: process is dead long before that; shortened as JAX's own multi-process tests shorten theirs.
 LOCAL_HEARTBEAT_TIMEOUT = 20
 LOCAL_SHUTDOWN_TIMEOUT = 20
+#: The heartbeat of a recoverable cluster: a dead rank is noticed within about a second.
+RECOVERABLE_HEARTBEAT_TIMEOUT = 1
 
 
 def _write(path: Path, payload: dict[str, Any]) -> None:
@@ -118,7 +122,7 @@ def _source_namespace(source: str, filename: str) -> dict[str, Any]:
     return namespace
 
 
-def _run_task(task: dict[str, Any]) -> Any:
+def _run_task(task: dict[str, Any], own: tuple[Any, ...]) -> Any:
     kind = task["kind"]
     if kind == "source":
         return _source_namespace(task["source"], task["filename"]).get("result")
@@ -133,7 +137,7 @@ def _run_task(task: dict[str, Any]) -> Any:
             function = getattr(function, part)
     else:
         raise ValueError(f"unknown task kind {kind!r}")
-    return function(*task["args"], **task["kwargs"])
+    return function(*task["args"], *own, **task["kwargs"])
 
 
 def _gloo_on_loopback() -> None:
@@ -187,6 +191,9 @@ def _start(spec: dict[str, Any], rank: int) -> None:
         # The launcher exported what a real launcher would (e.g. SLURM_*); the program calls
         # jax.distributed.initialize() itself and JAX's cluster detection reads them.
         return
+    if spec.get("recoverable"):
+        # Before initialize: the coordinator then lets the others live on when one dies.
+        jax.config.update("jax_enable_recoverability", True)
     address = f"127.0.0.1:{spec['port']}"
     if rank != 0:
         _wait_for_coordinator(spec["port"], spec["init_timeout"])
@@ -196,7 +203,9 @@ def _start(spec: dict[str, Any], rank: int) -> None:
         process_id=rank,
         coordinator_bind_address=address,  # loopback only, never all interfaces
         initialization_timeout=spec["init_timeout"],
-        heartbeat_timeout_seconds=LOCAL_HEARTBEAT_TIMEOUT,
+        heartbeat_timeout_seconds=(
+            RECOVERABLE_HEARTBEAT_TIMEOUT if spec.get("recoverable") else LOCAL_HEARTBEAT_TIMEOUT
+        ),
         shutdown_timeout_seconds=LOCAL_SHUTDOWN_TIMEOUT,
         cluster_detection_method="deactivate",  # the arguments above are the whole truth
     )
@@ -238,13 +247,15 @@ def main(argv: list[str]) -> int:
             break
         if not command:
             continue
-        task_id = command
+        task_id, _, own_text = command.partition(" ")
         if spec["imitate"] is not None and rank != 0 and task_id == "1":
             # The first program starts the coordinator itself; let rank 0 get there first.
             _wait_for_coordinator(spec["port"], 5.0)
         try:
             task = pickle.loads((run_dir / f"task-{task_id}.pkl").read_bytes())
-            report = {"ok": True, "value": _to_host(_run_task(task))}
+            own = pickle.loads(base64.b64decode(own_text)) if own_text else ()
+            del own_text, command, line  # only the call's own arguments stay reachable
+            report = {"ok": True, "value": _to_host(_run_task(task, own))}
         except SystemExit as err:  # sys.exit() in a program: fine when it reports success
             report = {"ok": True, "value": None} if err.code in (None, 0) else _failure(err)
         except BaseException as err:

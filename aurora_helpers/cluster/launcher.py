@@ -9,7 +9,8 @@ function, source text or a script file) runs on every process at once; each rank
 stdout and stderr come back labelled by rank.
 
 Faults end the run instead of hanging it: a rank that raises or dies stops all the others and
-raises :class:`ClusterProcessError` with that rank's traceback; a run that exceeds its timeout
+raises :class:`ClusterProcessError` with that rank's traceback (on a ``recoverable`` cluster a
+rank other than 0 may die and the others go on: JAX's ``live_devices`` recovery); a run that exceeds its timeout
 is killed and raises :class:`ClusterTimeout`; interrupting the kernel stops every worker. Each
 worker runs in its own process group, which is killed and reaped, so no process outlives a
 failure or the cluster. Nothing here builds a shell command: workers start from argument lists.
@@ -17,10 +18,10 @@ failure or the cluster. Nothing here builds a shell command: workers start from 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import pickle
-import signal
 import subprocess
 import sys
 import time
@@ -36,8 +37,8 @@ from .outcomes import (
     ClusterRun,
     ClusterStartError,
     ClusterTimeout,
-    _RemoteNotImplemented,
-    labelled,
+    rank_failure,
+    timeout_failure,
 )
 from .processes import _free_port, _program_task, _worker_env, _Workers
 
@@ -94,6 +95,12 @@ class LocalCluster:
             program must call ``jax.distributed.initialize()`` itself, and JAX's cluster
             auto-detection finds the cluster, exactly as in a SLURM job.
         env: extra environment variables for the workers.
+        recoverable: let the survivors go on when a rank other than 0 dies (rank 0 hosts the
+            coordinator), as JAX's experimental recovery needs: each process sets
+            ``jax_enable_recoverability`` and a one-second heartbeat before it joins, a run in
+            which ranks died returns a :class:`ClusterRun` whose ``died`` maps them to their exit
+            codes (their results are None), and :meth:`close` shuts the survivors down with rank
+            0 last. A rank that raises still stops every rank. Not with ``imitate``.
     """
 
     def __init__(
@@ -105,6 +112,7 @@ class LocalCluster:
         start_timeout: float = DEFAULT_START_TIMEOUT,
         imitate: str | None = None,
         env: Mapping[str, str] | None = None,
+        recoverable: bool = False,
     ) -> None:
         if os.name != "posix":
             raise ClusterStartError(
@@ -117,6 +125,12 @@ class LocalCluster:
         if imitate is not None and imitate not in IMITATIONS:
             raise ValueError(f"imitate must be None or one of {IMITATIONS}, got {imitate!r}")
         self.imitate = imitate
+        if recoverable and imitate is not None:
+            raise ValueError(
+                "recoverable=True sets up JAX's recovery before joining the cluster; with "
+                "imitate the program joins by itself: use one or the other"
+            )
+        self.recoverable = bool(recoverable)
         env = dict(env or {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
             raise TypeError("env must map strings to strings")
@@ -127,6 +141,7 @@ class LocalCluster:
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._tasks = 0
         self._runs_since_start = 0
+        self._died: dict[int, int | None] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -162,6 +177,7 @@ class LocalCluster:
                 self._start_once(_free_port())
                 self.starts += 1
                 self._runs_since_start = 0
+                self._died = {}
                 return self
             except ClusterStartError as err:
                 if not err.port_taken:
@@ -188,6 +204,7 @@ class LocalCluster:
             "init_timeout": max(1, int(self.start_timeout)),
             "sys_path": [os.path.abspath(p or os.curdir) for p in sys.path],
             "strict": strict_mode(),  # deprecations in programs are errors, as in notebooks
+            "recoverable": self.recoverable,
         }
         (run_dir / "spec.json").write_text(json.dumps(spec))
         try:
@@ -216,20 +233,23 @@ class LocalCluster:
         workers = self._workers
         if workers is None or not workers.alive:
             return
-        for proc in workers.procs:
-            try:
-                assert proc.stdin is not None
-                proc.stdin.write(b"exit\n")
-                proc.stdin.close()
-            except (OSError, ValueError):
-                pass
         deadline = time.monotonic() + 10.0
+        # A recoverable coordinator does not wait for the others at shutdown, and a rank whose
+        # coordinator has gone aborts: there the others leave first and rank 0 last.
+        waves = [workers.procs[1:], workers.procs[:1]] if self.recoverable else [workers.procs]
         try:
-            for proc in workers.procs:
-                try:
+            for wave in waves:
+                for proc in wave:
+                    try:
+                        assert proc.stdin is not None
+                        proc.stdin.write(b"exit\n")
+                        proc.stdin.close()
+                    except (OSError, ValueError):
+                        pass
+                for proc in wave:
                     proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    break
+        except subprocess.TimeoutExpired:
+            pass
         finally:
             workers.kill()
 
@@ -255,6 +275,7 @@ class LocalCluster:
         kwargs: Mapping[str, Any] | None = None,
         *,
         timeout: float | None = None,
+        rank_args: Sequence[Sequence[Any]] | None = None,
     ) -> ClusterRun:
         """Run ``program`` on every process at once; return each rank's result and output.
 
@@ -263,6 +284,11 @@ class LocalCluster:
         variable named ``result``). A function defined in a notebook is sent as source, so it
         must import what it uses inside its body. JAX arrays in results come back as NumPy.
 
+        ``rank_args`` (function programs only): one tuple per rank; rank ``r`` calls
+        ``program(*args, *rank_args[r], **kwargs)``. Each tuple travels only to its own rank
+        (through that process's command pipe, never a shared file), so a rank cannot read what
+        the others were given, as on real hosts.
+
         Raises:
             ClusterProcessError: a rank raised or died; it names the rank and holds its
                 traceback. The other ranks were stopped.
@@ -270,17 +296,23 @@ class LocalCluster:
         """
         limit = self.timeout if timeout is None else positive_float("timeout", timeout)
         task = _program_task(program, args, kwargs or {})
-        try:
-            payload = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as err:
-            raise TypeError(
-                f"the arguments cannot be sent to the workers ({type(err).__name__}: {err}); "
-                "pass NumPy arrays, numbers, strings or containers of them"
-            ) from None
+        payload = _pickled(task)
+        own: list[str] = [""] * self.processes
+        if rank_args is not None:
+            if task["kind"] not in ("function-source", "function-ref"):
+                raise TypeError(
+                    "rank_args are for function programs; source text and scripts take none"
+                )
+            if len(rank_args) != self.processes:
+                raise ValueError(
+                    f"rank_args has {len(rank_args)} entries; this cluster has {self.processes} "
+                    "ranks: give one tuple per rank"
+                )
+            own = [base64.b64encode(_pickled(tuple(a))).decode("ascii") for a in rank_args]
         for attempt in range(_PORT_ATTEMPTS):
             fresh = not self.running or self._runs_since_start == 0
             try:
-                return self._run_once(payload, limit)
+                return self._run_once(payload, own, limit)
             except ClusterProcessError as err:
                 # With an imitated launcher the program itself starts the coordinator, so a
                 # port taken by someone else shows up here, on the first run: start again.
@@ -288,7 +320,11 @@ class LocalCluster:
                     raise
         raise AssertionError("unreachable")
 
-    def _run_once(self, payload: bytes, limit: float) -> ClusterRun:
+    def _run_once(self, payload: bytes, own: Sequence[str], limit: float) -> ClusterRun:
+        if self.running and self._died:
+            raise ClusterError(
+                f"rank(s) {sorted(self._died)} of this cluster died; close it and start a new one"
+            )
         self.start()
         workers = self._workers
         assert workers is not None
@@ -299,9 +335,9 @@ class LocalCluster:
         since = workers.sizes()
         began = time.monotonic()
         try:
-            for proc in workers.procs:
+            for proc, mine in zip(workers.procs, own, strict=True):
                 assert proc.stdin is not None
-                proc.stdin.write(f"{task_id}\n".encode())
+                proc.stdin.write(f"{task_id} {mine}".rstrip().encode() + b"\n")
                 proc.stdin.flush()
         except OSError:
             pass  # a worker has died; _collect reports which one
@@ -317,6 +353,7 @@ class LocalCluster:
             processes=self.processes,
             devices_per_process=self.devices_per_process,
             seconds=time.monotonic() - began,
+            died=dict(self._died),
         )
 
     def _collect(
@@ -343,6 +380,9 @@ class LocalCluster:
                         reports[rank] = report
                         if not report["ok"]:
                             self._fail_rank(rank, report, since, phase)
+                    elif exited and self.recoverable and phase == "run" and rank != 0:
+                        self._died[rank] = workers.procs[rank].returncode
+                        reports[rank] = {"ok": True, "value": None}
                     elif exited:
                         self._fail_rank(self._first_to_die(rank, since), None, since, phase)
                 if all(r is not None for r in reports):
@@ -392,49 +432,16 @@ class LocalCluster:
     ) -> None:
         """Stop every process, then raise the error of ``rank`` with its traceback and output."""
         workers, stdout, stderr = self._stop_and_read(since)
-        code = workers.procs[rank].returncode
-        who = f"rank {rank} of {self.processes}"
-        if report is None:
-            how = f"exited with code {code}"
-            if code is not None and code < 0:
-                how += f" ({signal.Signals(-code).name})"
-            tail = "\n".join(stderr[rank].strip().splitlines()[-15:])
-            message = f"{who} {how} without finishing."
-            if tail:
-                message += f" The end of its stderr:\n{tail}"
-            exception_type, remote_tb = None, tail
-        else:
-            exception_type, remote_tb = report["type"], report["traceback"]
-            message = f"{who} raised {exception_type}: {report['message']}"
-            if remote_tb:
-                message += f"\n\nTraceback from rank {rank}:\n{remote_tb.rstrip()}"
-            if exception_type == "NameError":
-                message += (
-                    "\n\nHint: a program runs in fresh processes; import what it uses inside "
-                    "it and pass data through args."
-                )
-        port_taken = rank == 0 and any(m in message or m in stderr[0] for m in _PORT_BUSY)
-        if phase == "start":
-            error = ClusterStartError(f"the cluster could not start: {message}", stdout, stderr)
-            error.port_taken = port_taken
-            raise error
-        message += f"\n\nThe other {self.processes - 1} rank(s) were stopped."
-        kind = (
-            _RemoteNotImplemented
-            if report is not None and report.get("is_not_implemented")
-            else ClusterProcessError
+        raise rank_failure(
+            rank,
+            self.processes,
+            report,
+            workers.procs[rank].returncode,
+            stdout,
+            stderr,
+            starting=phase == "start",
+            port_busy=_PORT_BUSY,
         )
-        failure: ClusterProcessError = kind(
-            message,
-            rank=rank,
-            exception_type=exception_type,
-            remote_traceback=remote_tb,
-            exit_code=code,
-            stdout=stdout,
-            stderr=stderr,
-        )
-        failure.port_taken = port_taken
-        raise failure
 
     def _fail_timeout(
         self,
@@ -447,26 +454,19 @@ class LocalCluster:
         _, stdout, stderr = self._stop_and_read(since)
         finished = [r for r, rep in enumerate(reports) if rep is not None]
         waiting = [r for r, rep in enumerate(reports) if rep is None]
-        what = "start and join the cluster" if phase == "start" else "finish"
-        done = ", ".join(map(str, finished)) or "none"
-        message = (
-            f"the processes did not {what} within {limit:g} s. Still busy: rank(s) "
-            f"{', '.join(map(str, waiting))}; finished: {done}. All {self.processes} "
-            "processes were stopped."
+        raise timeout_failure(
+            limit, self.processes, finished, waiting, stdout, stderr, starting=phase == "start"
         )
-        printed = labelled(stdout)
-        if printed:
-            message += "\nWhat they printed:\n" + "\n".join(printed[-20:])
-        if phase == "start":
-            raise ClusterStartError(message, stdout, stderr)
-        raise ClusterTimeout(
-            message,
-            timeout=limit,
-            finished=finished,
-            waiting=waiting,
-            stdout=stdout,
-            stderr=stderr,
-        )
+
+
+def _pickled(value: Any) -> bytes:
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:
+        raise TypeError(
+            f"the arguments cannot be sent to the workers ({type(err).__name__}: {err}); "
+            "pass NumPy arrays, numbers, strings or containers of them"
+        ) from None
 
 
 def run_cluster(
@@ -479,6 +479,8 @@ def run_cluster(
     timeout: float = DEFAULT_TIMEOUT,
     imitate: str | None = None,
     env: Mapping[str, str] | None = None,
+    rank_args: Sequence[Sequence[Any]] | None = None,
+    recoverable: bool = False,
 ) -> ClusterRun:
     """Start a :class:`LocalCluster`, run ``program`` once on every process, shut it down.
 
@@ -486,7 +488,12 @@ def run_cluster(
     it returns or raises, none of its processes is left.
     """
     cluster = LocalCluster(
-        processes, devices_per_process, timeout=timeout, imitate=imitate, env=env
+        processes,
+        devices_per_process,
+        timeout=timeout,
+        imitate=imitate,
+        env=env,
+        recoverable=recoverable,
     )
     with cluster:
-        return cluster.run(program, args, kwargs)
+        return cluster.run(program, args, kwargs, rank_args=rank_args)
