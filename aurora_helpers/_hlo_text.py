@@ -158,7 +158,9 @@ def _groups(line: str, participants: int) -> tuple[tuple[int, ...], ...]:
     """
     pairs = _PAIRS.search(line)
     if pairs:
-        return _int_lists(pairs["body"])
+        # An explicitly empty list (a ppermute over a mesh axis of size 1) moves nothing: one
+        # empty pair, which CollectiveOp.trivial reads as "no device sends".
+        return _int_lists(pairs["body"]) or ((),)
     mesh = _MESH_GROUPS.search(line)
     if mesh:
         try:

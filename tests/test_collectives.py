@@ -369,3 +369,15 @@ def test_text_without_computations_runs_everything_once():
     assert [op.executions for op in ah.count_collectives(GPU_STYLE).ops] == [1] * 6
     loose = "%a = f32[4]{0} all-reduce(%x), replica_groups={{0,1}}, to_apply=%add"
     assert ah.parse_collectives(loose).executed("all-reduce") == 1
+
+
+def test_a_permute_with_no_pairs_moves_nothing():
+    text = (
+        "HloModule m, num_partitions=1\n\nENTRY %main (p: f32[4]) -> f32[4] {\n"
+        "  %p = f32[4]{0} parameter(0)\n"
+        "  ROOT %cp = f32[4]{0} collective-permute(f32[4]{0} %p), channel_id=1, "
+        "source_target_pairs={}\n}\n"
+    )
+    assert ah.parse_collectives(text).total == 0
+    (op,) = ah.parse_collectives(text, include_trivial=True).ops
+    assert op.trivial and op.kind == "collective-permute"
