@@ -72,8 +72,10 @@ if TYPE_CHECKING:
     from .gpu_check import nvidia_gpus as nvidia_gpus
     from .jaxpr_inspect import FfiCall as FfiCall
     from .jaxpr_inspect import ffi_calls as ffi_calls
+    from .jaxpr_inspect import pallas_block_shapes as pallas_block_shapes
     from .jaxpr_inspect import pallas_grids as pallas_grids
     from .jaxpr_inspect import primitive_counts as primitive_counts
+    from .jaxpr_inspect import used_equations as used_equations
     from .launchers import mpirun_command as mpirun_command
     from .launchers import program_path as program_path
     from .launchers import sbatch_script as sbatch_script

@@ -343,6 +343,13 @@ def check(
     return result
 
 
+def _once(problem: str, labels: list[str], runs: int) -> str:
+    """One problem, said once: with its case's label, or with how many of the cases showed it."""
+    if len(labels) == 1:
+        return labels[0] + problem
+    return f"{problem} (in {len(labels)} of the {runs} cases tried)"
+
+
 def _judge(
     exercise: str,
     answer: Any,
@@ -368,6 +375,7 @@ def _judge(
         runs.append(("", args, kwargs, expected))
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
     problems: list[str] = []
+    per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
     try:
         for label, call_args, call_kwargs, want in runs:
             try:
@@ -375,9 +383,11 @@ def _judge(
             except _StillStub:
                 raise
             except Exception as err:  # the learner's code failed: say how, then give the hint
-                problems.append(f"{label}your function raised {_error_gist(err)}")
+                per_case.setdefault(f"your function raised {_error_gist(err)}", []).append(label)
                 continue
-            problems += [label + p for p in compare(got, want)]
+            for problem in compare(got, want):
+                per_case.setdefault(problem, []).append(label)
+        problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
         if is_function:
             first_args, first_kwargs = (runs[0][1], runs[0][2])
             for requirement in route:

@@ -47,7 +47,7 @@ def _untraceable(err: Exception) -> list[str]:
 
 
 def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> RouteCheck:
-    """A route check that each of ``primitives`` is (``want``) or is not in the traced program."""
+    """A route check that the result does (``want``) or does not depend on each of ``primitives``."""
     tail = f" ({why})" if why else ""
 
     def requirement(
@@ -61,14 +61,19 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
         off = [p for p, here in present.items() if here != want]
         if not off:
             return []
-        verb = "has no" if want else "uses"
-        return [f"your function's traced program {verb} {', '.join(off)}{tail}"]
+        names = ", ".join(off)
+        if want:
+            return [f"nothing your function returns goes through {names}{tail}"]
+        return [f"your function's result goes through {names}{tail}"]
 
     return requirement
 
 
 def uses(*primitives: str, why: str = "") -> RouteCheck:
-    """The traced program (nested ``jit``/``shard_map``/loop bodies included) contains each primitive.
+    """The answer's result depends on each primitive (nested ``jit``/``shard_map``/loops included).
+
+    Only what the result depends on counts: a ``shard_map``, ``psum`` or ``pallas_call`` called
+    beside the real computation and thrown away (which XLA would drop) does not satisfy it.
 
     Names are as ``jax.make_jaxpr`` prints them (``"shard_map"``, ``"ppermute"``, ``"psum"``,
     ``"all_gather"``, ``"reduce_scatter"``, ``"scatter-add"``, ``"while"``); ``"loop"`` accepts a
@@ -80,7 +85,7 @@ def uses(*primitives: str, why: str = "") -> RouteCheck:
 
 
 def avoids(*primitives: str, why: str = "") -> RouteCheck:
-    """The traced program contains none of these primitives (the shortcut the lesson replaces)."""
+    """The answer's result depends on none of these primitives (the shortcut the lesson replaces)."""
     if not primitives:
         raise ValueError("avoids() needs at least one primitive name, e.g. avoids('while')")
     return _primitive_check(primitives, False, why)

@@ -102,6 +102,19 @@ def test_cases_try_hidden_inputs_and_name_them():
     assert ah.check("t.c", lambda n: n, cases=[ah.Case((0,), 0, "n = 0")]).solved
 
 
+def test_one_error_seen_in_many_cases_is_said_once_with_a_count():
+    def broken(n):
+        raise ValueError("no such axis 'rows'")
+
+    cases = [ah.Case((k,), k, f"n = {k}") for k in range(4)]
+    result = ah.check("t.c", broken, args=(9,), expected=9, cases=cases)
+    assert result.wrong
+    assert result.detail.count("no such axis") == 1
+    assert "(in 5 of the 5 cases tried)" in result.detail
+    one_off = ah.check("t.c", lambda n: 0 if n == 2 else n, args=(9,), expected=9, cases=cases)
+    assert "for n = 2: got 0, expected 2" in one_off.detail and "cases tried" not in one_off.detail
+
+
 def test_cases_and_route_need_a_function():
     with pytest.raises(TypeError, match="need a function answer"):
         ah.check("t.c", 3, expected=3, cases=[ah.Case((0,), 0, "n = 0")])

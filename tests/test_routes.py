@@ -41,6 +41,31 @@ def test_uses_and_avoids(ring):
     assert ah.uses("loop")(loop, (plain,), {}) == []
 
 
+def test_uses_follows_the_data(ring):
+    """A collective called and thrown away, or reducing something the result ignores, is idle."""
+    mesh, x = ring
+    good = _psum_mean(mesh)
+
+    def beside(a):
+        good(a)  # the lesson's route, its result unused
+        return jnp.mean(a, 0)
+
+    def idle_inside(a):
+        def local(b):
+            jax.lax.psum(b, "i")  # inside shard_map, thrown away
+            return b.sum(0, keepdims=True)
+
+        parts = jax.shard_map(local, mesh=mesh, in_specs=P("i"), out_specs=P("i"))(a)
+        return parts.sum(0) / a.shape[0]
+
+    assert ah.uses("shard_map", "psum")(good, (x,), {}) == []
+    problems = ah.uses("shard_map", "psum")(beside, (x,), {})
+    assert problems and "shard_map, psum" in problems[0]
+    problems = ah.uses("shard_map", "psum")(idle_inside, (x,), {})
+    assert problems and "psum" in problems[0] and "shard_map," not in problems[0]
+    assert ah.avoids("psum")(beside, (x,), {}) == []  # what XLA drops is not held against it
+
+
 def test_a_numpy_detour_cannot_be_traced(ring):
     _, x = ring
     problems = ah.uses("psum")(lambda a: np.asarray(a).mean(0), (x,), {})

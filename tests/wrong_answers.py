@@ -59,6 +59,11 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def histogram(values, n_bins):\n"
             "    return jnp.zeros(n_bins, jnp.float32).at[values].set(1.0)"
         ),
+        "an idle .at update beside a comparison count": (
+            "def histogram(values, n_bins):\n"
+            "    jnp.zeros(n_bins).at[values].add(1.0)  # result unused\n"
+            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+        ),
     },
     "01.2": {
         "hard-coded lookup": (
@@ -98,6 +103,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def sparse_update(table, rows, grads, lr):\n"
             "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
             " - lr * grads, mode='drop')"
+        ),
+        "an idle scatter beside a one-hot matmul": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    table.at[rows].add(-lr * grads, mode='drop')  # result unused\n"
+            "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
+            "    return table - lr * one_hot.T @ grads"
         ),
     },
     "01.4": {
@@ -182,6 +194,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def downsample_conv(images, kernels):\n"
             "    return lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
             "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+        ),
+        "an idle strided convolution beside windows sliced by hand": (
+            "def downsample_conv(images, kernels):\n"
+            "    lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n"
+            "                             dimension_numbers=('NHWC', 'HWIO', 'NHWC'))  # unused\n"
+            "    kh, kw = kernels.shape[:2]\n"
+            "    h = (images.shape[1] - kh) // 2 + 1\n"
+            "    w = (images.shape[2] - kw) // 2 + 1\n"
+            "    out = 0.0\n"
+            "    for i in range(kh):\n"
+            "        for j in range(kw):\n"
+            "            window = images[:, i:i + 2 * h:2, j:j + 2 * w:2, :]\n"
+            "            out = out + jnp.einsum('nhwc,co->nhwo', window, kernels[i, j])\n"
+            "    return out"
         ),
     },
     "02.4": {
@@ -443,6 +469,14 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return jnp.any(jnp.abs(x * x - a) > 1e-6 * a)\n"
             "    return lax.while_loop(far, lambda x: 0.5 * (x + a / x), jnp.ones_like(a))"
         ),
+        "an idle fori_loop beside a fixed unrolled loop": (
+            "def newton_sqrt(a, steps):\n"
+            "    lax.fori_loop(0, steps, lambda i, x: 0.5 * (x + a / x), jnp.ones_like(a))\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for i in range(40):  # unrolled; steps only masks the tail\n"
+            "        x = jnp.where(i < steps, 0.5 * (x + a / x), x)\n"
+            "    return x"
+        ),
     },
     # --- end 05 ---
     # --- 06 --- (only notebook 06's engineer edits between these markers)
@@ -536,6 +570,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.shard_map(lambda b: b.mean(axis=0), mesh=ring, in_specs=P('i'),\n"
             "                         out_specs=P(), check_vma=False)(a)"
         ),
+        "an idle shard_map with a psum beside jnp.mean": (
+            "def column_means(a):\n"
+            "    def local(block):\n"
+            "        return jax.lax.psum(block.sum(axis=0), 'i')\n"
+            "    jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)  # unused\n"
+            "    return jnp.mean(a, axis=0)"
+        ),
     },
     "07.2": {
         "hard-coded result for x": (
@@ -585,6 +626,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.shard_map(lambda x, y: x @ y, mesh=ring,\n"
             "                         in_specs=(P(None, 'i'), P('i', None)), out_specs=P(),\n"
             "                         check_vma=False)(a, b)"
+        ),
+        "an idle shard_map with a psum beside a global matmul": (
+            "def matmul_psum(a, b):\n"
+            "    jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                  in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
+            "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))"
         ),
     },
     # --- end 07 ---
@@ -919,6 +966,30 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
             "                          interpret=INTERPRET)(x - y)"
         ),
+        "an idle kernel beside plain jax.numpy": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[...] - y_ref[...]\n"
+            "    o_ref[...] = d * d\n"
+            "def squared_difference(x, y):\n"
+            "    pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                   interpret=INTERPRET)(x, y)  # called, result unused\n"
+            "    return (x - y) ** 2"
+        ),
+        "difference taken outside, passed to the kernel twice": (
+            "def _kernel(a_ref, b_ref, o_ref):\n"
+            "    o_ref[...] = a_ref[...] * b_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    d = x - y\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(d, d)"
+        ),
+        "everything outside, the kernel copies it (y passed along unused)": (
+            "def _kernel(d_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = d_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)((x - y) ** 2, y)"
+        ),
     },
     "A1.2": {
         "hard-coded result of the example": (
@@ -954,6 +1025,34 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                          grid=(width // block_cols,), in_specs=[spec],\n"
             "                          out_specs=spec, interpret=INTERPRET)(x)"
         ),
+        "no BlockSpecs: every program normalises the whole array": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), interpret=INTERPRET)(x)"
+        ),
+        "the lesson's row kernel applied to the transpose": (
+            "def column_rms_norm(x, block_cols):\n"
+            "    t = x.T\n"
+            "    spec = pl.BlockSpec((block_cols, t.shape[1]), lambda i: (i, 0))\n"
+            "    out = pl.pallas_call(rms_norm_kernel,\n"
+            "                         out_shape=jax.ShapeDtypeStruct(t.shape, t.dtype),\n"
+            "                         grid=(t.shape[0] // block_cols,), in_specs=[spec],\n"
+            "                         out_specs=spec, interpret=INTERPRET)(t)\n"
+            "    return out.T"
+        ),
+        "an idle column kernel beside plain jax.numpy": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    o_ref[...] = x_ref[...]\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                   grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
+            "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
+        ),
     },
     "A1.3": {
         "hard-coded result of the example": (
@@ -981,6 +1080,21 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def power_sum_ffi(x, power):\n"
             "    call = jax.ffi.ffi_call(power_sum_target,\n"
             "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype))\n"
+            "    return call(x, power=np.int64(power))"
+        ),
+        "an FFI call made and thrown away beside plain jax.numpy": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    call(x, power=np.int64(power))  # result unused\n"
+            "    return jnp.sum(jnp.abs(x) ** power, axis=-1)"
+        ),
+        "one kernel call per batch element under vmap": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='sequential')\n"
             "    return call(x, power=np.int64(power))"
         ),
     },
