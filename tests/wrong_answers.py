@@ -577,6 +577,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)  # unused\n"
             "    return jnp.mean(a, axis=0)"
         ),
+        "the global mean psummed inside shard_map": (
+            "def column_means(a):\n"
+            "    m = jnp.mean(a, axis=0)\n"
+            "    return jax.shard_map(lambda v: jax.lax.psum(v, 'i') / jax.lax.axis_size('i'),\n"
+            "                         mesh=ring, in_specs=P(), out_specs=P())(m)"
+        ),
+        "psum over an all_gather of the whole matrix": (
+            "def column_means(a):\n"
+            "    def local(block):\n"
+            "        whole = jax.lax.all_gather(block, 'i', tiled=True)\n"
+            "        return jax.lax.psum(whole.mean(axis=0), 'i') / jax.lax.axis_size('i')\n"
+            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)"
+        ),
     },
     "07.2": {
         "hard-coded result for x": (
@@ -632,6 +645,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
             "                  in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
             "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))"
+        ),
+        "the global product psummed inside shard_map": (
+            "def matmul_psum(a, b):\n"
+            "    whole = jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))\n"
+            "    return jax.shard_map(lambda w: jax.lax.psum(w, 'i') / jax.lax.axis_size('i'),\n"
+            "                         mesh=ring, in_specs=P(), out_specs=P())(whole)"
         ),
     },
     # --- end 07 ---
