@@ -43,26 +43,56 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
     "01.1": {
-        "hard-coded counts": (
-            "def histogram(values, n_bins):\n"
-            "    return jnp.asarray(np.bincount(bins_data, minlength=7), jnp.float32)"
+        "hard-coded sums (tailored to the shown input)": (
+            "def histogram(values, weights, n_bins):\n    return jnp.asarray(shown.expected)"
         ),
-        "NumPy's bincount": (
-            "def histogram(values, n_bins):\n"
-            "    return np.bincount(np.asarray(values), minlength=n_bins).astype(np.float32)"
+        "NumPy's bincount on the host": (
+            "def histogram(values, weights, n_bins):\n"
+            "    v, w = np.asarray(values), np.asarray(weights)\n"
+            "    keep = (v >= 0) & (v < n_bins)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n_bins).astype(np.float32)"
+        ),
+        "jnp.bincount: negative values clipped into bin 0": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.bincount(values, weights, length=n_bins).astype(jnp.float32)"
+        ),
+        "the default scatter: -1 wraps to the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights)"
         ),
         "a comparison matrix, no scatter": (
-            "def histogram(values, n_bins):\n"
-            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+            "def histogram(values, weights, n_bins):\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
         ),
         "set instead of add: repeats count once": (
-            "def histogram(values, n_bins):\n"
-            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(1.0)"
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(weights, mode='drop',"
+            " wrap_negative_indices=False)"
         ),
-        "an idle .at update beside a comparison count": (
-            "def histogram(values, n_bins):\n"
-            "    jnp.zeros(n_bins).at[values].add(1.0)  # result unused\n"
-            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+        "an idle .at update beside a comparison sum": (
+            "def histogram(values, weights, n_bins):\n"
+            "    jnp.zeros(n_bins).at[values].add(weights)  # result unused\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
+        ),
+        "the sums made on the host and added to an empty scatter": (
+            "def _host_sums(v, w, n):\n"
+            "    keep = (v >= 0) & (v < n)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n).astype(np.float32)\n\n"
+            "def histogram(values, weights, n_bins):\n"
+            "    shape = jax.ShapeDtypeStruct((n_bins,), jnp.float32)\n"
+            "    sums = jax.pure_callback(lambda v, w: _host_sums(v, w, n_bins), shape, values, weights)\n"
+            "    return sums.at[values].add(0.0, mode='drop')"
+        ),
+        "the check's own case builder called": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
+        ),
+        "jnp.histogram: a value equal to n_bins lands in the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.histogram(values, bins=n_bins, range=(0, n_bins), weights=weights)[0]"
+            ".astype(jnp.float32)"
         ),
     },
     "01.2": {
@@ -82,6 +112,24 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "the default read (clamped)": (
             "def lookup_or_default(table, ids, default):\n    return table[ids]"
+        ),
+        "an idle fill-mode read beside a comparison": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    table.at[ids].get(mode='fill', fill_value=default)  # result unused\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "the check's own reference called": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(lookup_reference(table, ids, default))"
+        ),
+        "tailored: only ids 10 and 15 are past the end": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where((ids == 10) | (ids == 15), default, table[ids])"
+        ),
+        "a NaN-filling read, then the ids compared": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    read = table.at[ids].get(mode='fill')\n"
+            "    return jnp.where(ids < table.shape[0], read, default)"
         ),
     },
     "01.3": {
@@ -111,6 +159,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
             "    return table - lr * one_hot.T @ grads"
         ),
+        "the update made on the host (pure_callback)": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    shape = jax.ShapeDtypeStruct(table.shape, table.dtype)\n"
+            "    new = jax.pure_callback(lambda t, r, g, a: sparse_reference(t, r, g, a).astype(t.dtype),"
+            " shape, table, rows, grads, lr)\n"
+            "    return new.at[rows].add(0.0, mode='drop')"
+        ),
+        "the check's own reference called": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(table, rows, grads, lr))"
+        ),
     },
     "01.4": {
         "hard-coded mean": (
@@ -131,6 +192,36 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def mean64(x):\n"
             "    jax.config.update('jax_enable_x64', True)\n"
             "    return jnp.mean(x.astype(jnp.float64))"
+        ),
+        "NumPy's 64-bit mean inside enable_x64": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "math.fsum on the host, moved to JAX": (
+            "import math\n\n"
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(math.fsum(np.asarray(x).tolist()) / x.size, jnp.float64)"
+        ),
+        "an idle float64 mean, the host's returned": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        jnp.mean(x.astype(jnp.float64))  # result unused\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "the check's own case builder called": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(mean_case(np.asarray(x), '').expected)"
+        ),
+        "a host callback inside the 64-bit block": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        wide = x.astype(jnp.float64)\n"
+            "        shape = jax.ShapeDtypeStruct((), jnp.float64)\n"
+            "        host = jax.pure_callback(lambda v: np.mean(v, dtype=np.float64), shape, wide)\n"
+            "        return host + 0.0 * jnp.sum(wide)"
         ),
     },
     # --- end 01 ---
