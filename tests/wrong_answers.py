@@ -24,6 +24,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def devices_by_kind(devices):\n"
             "    return {devices[0].device_kind: len(devices)} if devices else {}"
         ),
+        "tailored to the visible made-up machine": (
+            "def devices_by_kind(devices):\n"
+            "    if any(d.device_kind != 'cpu' for d in devices):\n"
+            "        return {'H100': 3, 'A100': 2}\n"
+            "    return {'cpu': len(devices)} if devices else {}"
+        ),
+        "the check's reference called": (
+            "def devices_by_kind(devices):\n    return kinds_reference(devices)"
+        ),
+        "counts distinct kinds, not devices": (
+            "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
+        ),
     },
     "00.2": {
         "hard-coded squares for n = 16": (
@@ -34,11 +46,29 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
         "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+        "computed in NumPy, moved into JAX": (
+            "def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
+        "a Python list moved into JAX": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
+        ),
+        "jnp.arange called, its result unused": (
+            "def squares(n):\n"
+            "    jnp.arange(n, dtype=jnp.int32)\n"
+            "    return jnp.asarray(np.square(np.arange(n, dtype=np.int32)))"
+        ),
     },
     "00.3": {
         "hard-coded first device": "def device_ids(x):\n    return [0]",
         "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
         "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+        "tailored: a 2-D array means every device": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.devices()) if x.ndim == 2 else [x.device.id]"
+        ),
+        "the first shard's device only": (
+            "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
     },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
