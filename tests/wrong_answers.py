@@ -291,6 +291,34 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
             "             (d.default_memory().kind,)) for d in devices]"
         ),
+        "rows rebuilt from ah.probe() for the ids given": (
+            "def inventory(devices):\n"
+            "    rows = {p.id: (p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices}\n"
+            "    return [rows[d.id] for d in devices]"
+        ),
+        "the check cell's own probed table": (
+            "def inventory(devices):\n    return [probed[d.id] for d in devices]"
+        ),
+        "platform and memories tailored to this machine": (
+            "def inventory(devices):\n"
+            "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
+            "             ('device', 'pinned_host', 'unpinned_host')) for d in devices]"
+        ),
+        "addressable_memories() called, its result unused": (
+            "def inventory(devices):\n"
+            "    rows = []\n"
+            "    for d in devices:\n"
+            "        d.addressable_memories()\n"
+            "        rows.append((d.id, d.platform, d.device_kind, d.process_index,\n"
+            "                     ('device', 'pinned_host', 'unpinned_host')))\n"
+            "    return rows"
+        ),
+        "memory kinds sorted, not in the device's order": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(sorted(m.kind for m in d.addressable_memories()))) for d in devices]"
+        ),
     },
     "03.2": {
         "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
@@ -299,6 +327,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "every device given, whoever owns it": (
             "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
+        ),
+        "tailored to the visible pretend cluster": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and not hasattr(devices[0], 'platform'):\n"
+            "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
         ),
         "in the list's order, not sorted": (
             "def owned_ids(devices, process):\n"
@@ -323,6 +357,28 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    code = ('import json, jax; jax.config.update(\"jax_num_cpu_devices\", %d); '\n"
             "            'print(json.dumps(len(jax.devices(\"cpu\"))))' % n)\n"
             "    return fresh_json(code, JAX_PLATFORMS='cpu')"
+        ),
+        "a child that echoes its environment variable and never asks JAX": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = 'import json, os; print(json.dumps(int(os.environ[\"JAX_NUM_CPU_DEVICES\"])))'\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "JAX imported in the child, the count echoed from the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, os, jax; jax.devices(); '\n"
+            "            'print(json.dumps(int(os.environ.get(\"JAX_NUM_CPU_DEVICES\", %d))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the child's answer thrown away": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "counted by the child's default backend without JAX_PLATFORMS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    return fresh_json(script, JAX_NUM_CPU_DEVICES=str(n))"
         ),
     },
     # --- end 03 ---
