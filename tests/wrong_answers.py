@@ -24,6 +24,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def devices_by_kind(devices):\n"
             "    return {devices[0].device_kind: len(devices)} if devices else {}"
         ),
+        "tailored to the visible made-up machine": (
+            "def devices_by_kind(devices):\n"
+            "    if any(d.device_kind != 'cpu' for d in devices):\n"
+            "        return {'H100': 3, 'A100': 2}\n"
+            "    return {'cpu': len(devices)} if devices else {}"
+        ),
+        "the check's reference called": (
+            "def devices_by_kind(devices):\n    return kinds_reference(devices)"
+        ),
+        "counts distinct kinds, not devices": (
+            "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
+        ),
     },
     "00.2": {
         "hard-coded squares for n = 16": (
@@ -34,11 +46,29 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
         "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+        "computed in NumPy, moved into JAX": (
+            "def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
+        "a Python list moved into JAX": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
+        ),
+        "jnp.arange called, its result unused": (
+            "def squares(n):\n"
+            "    jnp.arange(n, dtype=jnp.int32)\n"
+            "    return jnp.asarray(np.square(np.arange(n, dtype=np.int32)))"
+        ),
     },
     "00.3": {
         "hard-coded first device": "def device_ids(x):\n    return [0]",
         "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
         "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+        "tailored: a 2-D array means every device": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.devices()) if x.ndim == 2 else [x.device.id]"
+        ),
+        "the first shard's device only": (
+            "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
     },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
@@ -352,6 +382,34 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
             "             (d.default_memory().kind,)) for d in devices]"
         ),
+        "rows rebuilt from ah.probe() for the ids given": (
+            "def inventory(devices):\n"
+            "    rows = {p.id: (p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices}\n"
+            "    return [rows[d.id] for d in devices]"
+        ),
+        "the check cell's own probed table": (
+            "def inventory(devices):\n    return [probed[d.id] for d in devices]"
+        ),
+        "platform and memories tailored to this machine": (
+            "def inventory(devices):\n"
+            "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
+            "             ('device', 'pinned_host', 'unpinned_host')) for d in devices]"
+        ),
+        "addressable_memories() called, its result unused": (
+            "def inventory(devices):\n"
+            "    rows = []\n"
+            "    for d in devices:\n"
+            "        d.addressable_memories()\n"
+            "        rows.append((d.id, d.platform, d.device_kind, d.process_index,\n"
+            "                     ('device', 'pinned_host', 'unpinned_host')))\n"
+            "    return rows"
+        ),
+        "memory kinds sorted, not in the device's order": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(sorted(m.kind for m in d.addressable_memories()))) for d in devices]"
+        ),
     },
     "03.2": {
         "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
@@ -360,6 +418,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "every device given, whoever owns it": (
             "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
+        ),
+        "tailored to the visible pretend cluster": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and not hasattr(devices[0], 'platform'):\n"
+            "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
         ),
         "in the list's order, not sorted": (
             "def owned_ids(devices, process):\n"
@@ -384,6 +448,28 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    code = ('import json, jax; jax.config.update(\"jax_num_cpu_devices\", %d); '\n"
             "            'print(json.dumps(len(jax.devices(\"cpu\"))))' % n)\n"
             "    return fresh_json(code, JAX_PLATFORMS='cpu')"
+        ),
+        "a child that echoes its environment variable and never asks JAX": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = 'import json, os; print(json.dumps(int(os.environ[\"JAX_NUM_CPU_DEVICES\"])))'\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "JAX imported in the child, the count echoed from the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, os, jax; jax.devices(); '\n"
+            "            'print(json.dumps(int(os.environ.get(\"JAX_NUM_CPU_DEVICES\", %d))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the child's answer thrown away": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "counted by the child's default backend without JAX_PLATFORMS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    return fresh_json(script, JAX_NUM_CPU_DEVICES=str(n))"
         ),
     },
     # --- end 03 ---
