@@ -449,6 +449,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
         ),
         "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "the whole stack built eagerly, out of the tracer's sight, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    return jax.device_put(whole, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
     },
     # --- end 04 ---
     # --- 05 --- (only notebook 05's engineer edits between these markers)
