@@ -519,24 +519,42 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "04.2": {
-        "hard-coded: the split array of the notebook": (
-            "def park(a):\n"
-            "    return jax.device_put(host, NamedSharding(mesh, PartitionSpec('d'),\n"
-            "                                              memory_kind='pinned_host'))"
+        "hard-coded: the state of the notebook": (
+            "def park_state(state):\n"
+            "    return {'params': jax.device_put(spread, spread.sharding.with_memory_kind('pinned_host')),\n"
+            "            'momentum': jax.device_put(replicated,\n"
+            "                                       replicated.sharding.with_memory_kind('pinned_host'))}"
         ),
-        "the layout is lost: everything on one device": (
-            "def park(a):\n"
-            "    return jax.device_put(a, SingleDeviceSharding(first, memory_kind='pinned_host'))"
+        "tailored: only the two keys of the example": (
+            "def park_state(state):\n"
+            "    return {k: jax.device_put(state[k], state[k].sharding.with_memory_kind('pinned_host'))\n"
+            "            for k in ('params', 'momentum')}"
         ),
-        "still in device memory": "def park(a):\n    return jax.device_put(a, a.sharding)",
+        "the layout is lost: every leaf on one device": (
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, SingleDeviceSharding(first, memory_kind='pinned_host')), state)"
+        ),
+        "the default does the work: still in device memory": (
+            "def park_state(state):\n    return jax.device_put(state)"
+        ),
         "unpinned host memory": (
-            "def park(a):\n"
-            "    return jax.device_put(a, a.sharding.with_memory_kind('unpinned_host'))"
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('unpinned_host')), state)"
+        ),
+        "the API called and its result thrown away": (
+            "def park_state(state):\n"
+            "    parked_copy = jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('pinned_host')), state)\n"
+            "    return state"
         ),
         "a detour through NumPy": (
-            "def park(a):\n"
-            "    return jax.device_put(np.asarray(a), a.sharding.with_memory_kind('pinned_host'))"
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        np.asarray(a), a.sharding.with_memory_kind('pinned_host')), state)"
         ),
+        "the check's own reference": "def park_state(state):\n    return parked_reference(state)",
     },
     "04.3": {
         "hard-coded: the sum of the notebook's inputs": (
@@ -553,25 +571,66 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    with jax.default_device(device):\n"
             "        return jnp.asarray(np.asarray(a) + np.asarray(b))"
         ),
+        "added on b's device, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(b.devices()))\n"
+            "    return jax.device_put(jax.device_put(a, home) + b, device)"
+        ),
+        "added on device 0, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    return jax.device_put(jax.device_put(a, d0) + jax.device_put(b, d0), device)"
+        ),
+        "a twin route: jnp.add on device 0 under jit, moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    total = jax.jit(jnp.add)(jax.device_put(a, d0), jax.device_put(b, d0))\n"
+            "    return jax.device_put(total, device)"
+        ),
+        "the check's own reference": "def add_on(a, b, device):\n    return sum_on(a, b, device)",
     },
     "04.4": {
         "hard-coded: rows of the notebook's vector": (
             "def replicate_rows(v):\n"
             "    return rows_reference(np.array([1.0, -2.0, 4.0], np.float32))"
         ),
+        "the check's own reference": "def replicate_rows(v):\n    return rows_reference(v)",
+        "section 7's NumPy route: a detour through host memory": (
+            "def replicate_rows(v):\n"
+            "    stacked_rows = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(stacked_rows, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack built on v's device, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack broadcast under jit from a replicated copy": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    everywhere = jax.device_put(v, NamedSharding(rows, PartitionSpec()))\n"
+            "    return jax.jit(lambda t: jnp.broadcast_to(t, (n, *t.shape)),\n"
+            "                   out_shardings=NamedSharding(rows, PartitionSpec('rows')))(everywhere)"
+        ),
         "replicated on every device, not one row each": (
             "def replicate_rows(v):\n"
-            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
-            "    return jax.device_put(stacked, NamedSharding(mesh, PartitionSpec()))"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec()))"
         ),
         "rows on the devices in reverse order": (
             "def replicate_rows(v):\n"
-            "    rows = Mesh(np.array(jax.devices()[::-1]), ('rows',))\n"
-            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
-            "    return jax.device_put(stacked, NamedSharding(rows, PartitionSpec('rows')))"
+            "    backwards = jax.devices()[::-1]\n"
+            "    rows = NamedSharding(Mesh(np.array(backwards), ('rows',)), PartitionSpec('rows'))\n"
+            "    own = [jax.device_put(v, d)[None] for d in backwards]\n"
+            "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
         ),
-        "stacked on the default device": (
-            "def replicate_rows(v):\n    return jnp.stack([jnp.asarray(v)] * n)"
+        "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "the whole stack built eagerly, out of the tracer's sight, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    return jax.device_put(whole, NamedSharding(rows, PartitionSpec('rows')))"
         ),
     },
     # --- end 04 ---
