@@ -1245,6 +1245,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
             "                          interpret=INTERPRET)((x - y) ** 2, y)"
         ),
+        "the check's own reference called back from inside the kernel": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    x, y = x_ref[...], y_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(squared_difference_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x, y)\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
     },
     "A1.2": {
         "hard-coded result of the example": (
@@ -1308,6 +1317,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
             "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
         ),
+        "the check's own reference called back from inside a column-tiled kernel": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    x = x_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(column_rms_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
     },
     "A1.3": {
         "hard-coded result of the example": (
@@ -1351,6 +1371,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
             "                            vmap_method='sequential')\n"
             "    return call(x, power=np.int64(power))"
+        ),
+        "the FFI result handed to the check's own reference in a callback": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    return jax.pure_callback(\n"
+            "        lambda s, v: power_sum_numpy(v, power).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), s, x, vmap_method='broadcast_all')"
         ),
     },
     # --- end A1 ---
