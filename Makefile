@@ -29,10 +29,12 @@ PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
-	@echo "make test        set up, then lint, unit tests, every notebook at 8 devices (twice, with"
-	@echo "                 its wrong answers and its student copy)"
+	@echo "make test        set up, then lint, unit tests, every notebook and its student copy at"
+	@echo "                 8 devices (under 5 minutes on 2 cores from a fresh clone)"
 	@echo "make test-fast   the unit tests that execute no notebook (about 30 s): run these first"
-	@echo "make test-unit | test-notebooks   the unit tests alone | the notebook runs alone"
+	@echo "make test-notebooks  every notebook twice in one kernel at 8 devices, with its wrong"
+	@echo "                 answers and its student copy (CI runs it after make test)"
+	@echo "make test-unit   the unit tests alone"
 	@echo "make test-devices every notebook at the other device counts the course promises (1 3 5 6)"
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
@@ -65,11 +67,12 @@ run: $(RUN_STAMP)
 	$(PY) -m aurora_course run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
 # One pytest for the unit tests and the notebook runs, so that its two workers share them (the
-# longest notebook first): tests/test_notebook_runs.py runs each notebook twice in one kernel at
-# 8 devices, with its wrong answers and its student copy. The runs at other device counts
-# (pytest's `devices` marker) are make test-devices'.
+# longest notebook first): every notebook once at 8 devices in a fresh kernel, each exercise
+# solved, then stubbed as in the student copy. Running each twice in one kernel with its wrong
+# answers (pytest's `variants` marker, about four times as long) is make test-notebooks', which
+# CI runs after this; the runs at other device counts are make test-devices'.
 test: setup lint
-	$(call PYTEST,$(PY)) -m "not devices" tests
+	AURORA_DEVICE_COUNTS=8 $(call PYTEST,$(PY)) -m "not variants" tests
 
 test-fast: setup
 	$(call PYTEST,$(PY)) -m "not slow and not notebooks" tests
@@ -78,7 +81,7 @@ test-unit: setup
 	$(call PYTEST,$(PY)) -m "not notebooks" tests
 
 test-notebooks: setup
-	$(call PYTEST,$(PY)) -m "notebooks and not devices" tests
+	$(call PYTEST,$(PY)) -m variants tests
 
 # Every notebook once at each device count the course promises besides 8 (make test): 1, and
 # counts where meshes and splits do not come out even; each exercise solved, then stubbed (the
@@ -93,8 +96,8 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt
 
 test-oldest: $(OLD_STAMP)
 	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
-	# What make test runs: every unit test, and every notebook at 8 devices (twice in one kernel,
-	# with its wrong answers and its student copy).
+	# Every unit test, and every notebook at 8 devices twice in one kernel, with its wrong answers
+	# and its student copy (make test-notebooks' runs).
 	$(call PYTEST,$(OLD_PY)) -m "not devices" tests
 
 test-gpu:

@@ -11,9 +11,9 @@ status is known per step. Two runs cover every guarantee about executing a noteb
   every cell again as the student copy would: after each exercise is solved, its stub (what
   ``aurora student`` writes) is checked, must be "not solved yet", and stays in place, so later
   cells run without the answer.
-- :func:`student_run` (at 1 device, and at 3, 5, 6 in ``make test-devices``): once, in a fresh
-  kernel, each exercise solved and then stubbed as in pass 2: the student copy top to bottom,
-  and every solution checked, at that device count.
+- :func:`student_run` (at 8 devices in ``make test``; 1, 3, 5, 6 in ``make test-devices``): once,
+  in a fresh kernel, each exercise solved and then stubbed as in pass 2: the student copy top to
+  bottom, and every solution checked, at that device count.
 """
 
 from __future__ import annotations

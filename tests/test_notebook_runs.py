@@ -1,14 +1,16 @@
 """Every course notebook executed, as few times as the guarantees need (``tests/notebook_runs.py``).
 
+- ``test_student_run``: once, each exercise solved then stubbed, at every device count in
+  ``$AURORA_DEVICE_COUNTS`` (default 1; ``make test``: 8; ``make test-devices``: 1 3 5 6;
+  ``make test-matrix``: 8 on each release). Marked ``devices``.
 - ``test_twice_with_variants`` (8 simulated devices): Restart & Run All, wrong answers rejected,
   solutions solved, then Run All again in the same kernel as the student copy (stubs "not solved
-  yet", later cells without the answers); a fresh ``TMPDIR`` that must stay empty.
-- ``test_student_run``: once, each exercise solved then stubbed, at every device count in
-  ``$AURORA_DEVICE_COUNTS`` (default 1; ``make test-devices``: 1 3 5 6; ``make test-matrix``: 8).
+  yet", later cells without the answers); a fresh ``TMPDIR`` that must stay empty. Marked
+  ``variants``: about four times a plain run, so ``make test-notebooks`` (and CI, and ``make
+  test-oldest``) run it, not ``make test``.
 
-Marked ``notebooks`` (``make test-fast`` leaves them out); the student runs are marked ``devices``
-too (``make test`` leaves them to ``make test-devices``). ``pytest -m notebooks -k 07_shard_map
-tests`` runs one notebook's.
+All are marked ``notebooks`` (``make test-fast`` leaves them out). ``pytest -m notebooks -k
+07_shard_map tests`` runs one notebook's.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ DEVICE_COUNTS = os.environ.get("AURORA_DEVICE_COUNTS", "1").split()
 
 
 @pytest.mark.notebooks
+@pytest.mark.variants
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_twice_with_variants(path):
     model = CourseNotebook.read(path)
