@@ -157,20 +157,24 @@ def _cmd_quickref(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    from .grading import grade, print_progress, write_report
+    from .grading import Progress, default_jobs, grade, write_report
 
     grades = grade(
         args.paths,
         notebooks_dir=args.notebooks,
         devices=args.devices,
         timeout_s=args.timeout,
-        progress=print_progress,
+        exercise_timeout_s=args.exercise_timeout,
+        jobs=args.jobs or default_jobs(),
+        progress=Progress(),
     )
     if args.json:
         write_report(grades.to_json(), args.json)
     if args.csv:
         write_report(grades.to_csv(), args.csv)
-    if "-" not in (args.json, args.csv):
+    if args.detail_csv:
+        write_report(grades.to_detail_csv(), args.detail_csv)
+    if "-" not in (args.json, args.csv, args.detail_csv):
         print(grades.table())
     return 0
 
@@ -355,9 +359,35 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--devices", type=int, default=None, help="simulated CPU devices (as for aurora run)"
     )
-    g.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook")
+    g.add_argument(
+        "--timeout", type=float, default=300.0, metavar="S", help="seconds per run of a notebook"
+    )
+    g.add_argument(
+        "--exercise-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds any one cell may run; past it, its exercise scores wrong (default 60)",
+    )
+    g.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="submissions graded at once (default: one per core)",
+    )
     g.add_argument("--json", metavar="FILE", help="write the grades as JSON (- for stdout)")
-    g.add_argument("--csv", metavar="FILE", help="one row per notebook and exercise (- for stdout)")
+    g.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="the gradebook: one row per learner, a column of points per exercise and the total "
+        "(- for stdout)",
+    )
+    g.add_argument(
+        "--detail-csv",
+        metavar="FILE",
+        help="one row per submission and exercise, with the check's message (- for stdout)",
+    )
     g.add_argument(
         "--notebooks",
         type=Path,
