@@ -33,7 +33,7 @@ from aurora_helpers.contract import (
     read_check_log,
 )
 
-from .synthetic_course import SOLUTIONS, course_notebook, with_answer, write
+from .synthetic_course import FORGED_LINE, SOLUTIONS, course_notebook, with_answer, write
 
 
 @pytest.fixture
@@ -279,3 +279,23 @@ def test_progress_writes_one_line_per_submission_off_a_terminal(capsys):
     grade = SubmissionGrade("a/06_sharding.ipynb", "graded", "06_sharding", learner="a")
     progress(1, 2, grade)
     assert capsys.readouterr().err == "[1/2] a/06_sharding.ipynb (a): 0 of 0 solved\n"
+
+
+@pytest.mark.slow
+def test_a_line_forged_by_a_child_process_before_the_check_is_stopped_does_not_score(
+    course_dir, tmp_path
+):
+    """An answer that passes the screen (a child process, as 03.3 allows) can append a "solved"
+    line to the grade log and then stop the check with ``SystemExit`` before the check writes
+    its own: the check cell raised, so nothing in it scores."""
+    forge = (
+        "def double(x):\n"
+        f"    line = {FORGED_LINE!r}\n"
+        "    subprocess.run(['sh', '-c', 'echo \"$0\" >> \"$AURORA_GRADE_LOG\"', line])\n"
+        "    raise SystemExit\n"
+    )
+    write(tmp_path / "forged" / "90_synthetic.ipynb", with_answer(course_notebook(), "90.1", forge))
+    (result,) = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2).submissions
+    statuses = {e.exercise: e for e in result.exercises}
+    assert statuses["90.1"].status == "wrong" and "SystemExit" in statuses["90.1"].detail
+    assert statuses["90.2"].status == statuses["90.3"].status == "solved"
