@@ -69,6 +69,8 @@ class Execution:
     executed: list[int] = field(default_factory=list)  # indices of the cells that started
     failure: Literal["timed out", "kernel died"] | None = None
     stopped_at: int | None = None  # the cell that was running when the run stopped
+    #: The run stopped because one cell ran past ``cell_timeout_s`` (not the notebook's own time).
+    cell_timed_out: bool = False
     detail: str = ""  # the failure in words
 
     @property
@@ -117,6 +119,7 @@ def execute_notebook(
         resources={"metadata": {"path": str(cwd)}},
     )
     run = Execution(nb)
+    cell_limited = False
     start = time.monotonic()
     deadline = math.inf if timeout_s is None else start + timeout_s
     with tempfile.TemporaryDirectory(prefix="aurora-kernel-") as scratch:
@@ -134,6 +137,7 @@ def execute_notebook(
                         run.failure, run.detail = "timed out", f"stopped after {timeout_s:g} s"
                         break
                     client.timeout = max(1, math.ceil(min(left, cell_timeout_s)))
+                    cell_limited = cell_timeout_s <= left
                     run.stopped_at = index
                     run.executed.append(index)
                     client.execute_cell(cell, index)
@@ -146,6 +150,7 @@ def execute_notebook(
             limit = cell_timeout_s if timeout_s is None else min(timeout_s, cell_timeout_s)
             run.failure = "timed out"
             run.detail = f"a cell was still running after {limit:g} s"
+            run.cell_timed_out = cell_limited
         except DeadKernelError:
             said = log.read_text("utf-8", "replace").strip().splitlines() if log.exists() else []
             run.failure = "kernel died"

@@ -222,7 +222,10 @@ def test_an_exercises_answer_is_every_cell_of_its_section_the_course_does_not_ha
     student = make_student_notebook(course_notebook())
     learner = _check_cell_with(_inserted_after(student, "90.1", UNDER_THE_STUB), "90.3", "x = 1")
     learner.cells.insert(3, nbformat.v4.new_code_cell("print('a trial outside any exercise')"))
+    tried = SOLUTIONS["90.2"] + "\nah.check('90.2', total, expected=10)"  # a check tried in it
+    learner = with_answer(learner, "90.2", tried)
     found = learner_cells(CourseNotebook.from_nb(learner, "90_synthetic"), course)
+    assert found["90.2"] == [SOLUTIONS["90.2"]]
     assert found["90.1"][1:] == [UNDER_THE_STUB]  # after the stub, which stays first
     assert found["90.1"][0].startswith("# Your answer")
     assert found["90.3"][-1] == "x = 1"  # what was added to the check cell, not the check

@@ -161,11 +161,11 @@ def _execute(graded: Graded, *, devices: int, timeout_s: float, cell_timeout_s: 
     return _Run(graded, run, records, tampered)
 
 
-def _hung(course: CourseNotebook, attempt: _Run, timeout_s: float) -> str | None:
+def _hung(course: CourseNotebook, attempt: _Run) -> str | None:
     """The exercise whose cell ran past the per-cell limit and stopped the run, if one did (not
-    when the notebook's own time was up: a slow machine, not a hanging answer)."""
+    when the notebook's own time ran out first: a slow machine, not a hanging answer)."""
     run = attempt.run
-    if run.failure != "timed out" or run.stopped_at is None or run.seconds >= timeout_s:
+    if run.failure != "timed out" or not run.cell_timed_out or run.stopped_at is None:
         return None
     return attempt.graded.exercise_at(course, run.stopped_at)
 
@@ -192,7 +192,7 @@ def grade_notebook(
         attempt = _execute(
             graded, devices=devices, timeout_s=timeout_s, cell_timeout_s=exercise_timeout_s
         )
-        label = _hung(course, attempt, timeout_s)
+        label = _hung(course, attempt)
         if label is None or label in hung:
             break
         why = f"a cell of the exercise did not finish within {exercise_timeout_s:g} s"

@@ -169,7 +169,7 @@ def learner_cells(submission: CourseNotebook, course: CourseNotebook) -> dict[st
             if _normal(cell.source) in course_code or not cell.source.strip():
                 continue
             source = cell.source
-            if not cell.is_solution and index in submission.checks:
+            if index in submission.checks:
                 source = _added_to_check_cell(source, course_checks)
             if source.strip():
                 by_label.setdefault(label, []).append(source)
