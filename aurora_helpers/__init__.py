@@ -71,10 +71,12 @@ if TYPE_CHECKING:
     from .gpu_check import check_gpu_backend as check_gpu_backend
     from .gpu_check import nvidia_gpus as nvidia_gpus
     from .jaxpr_inspect import FfiCall as FfiCall
+    from .jaxpr_inspect import ReducedOperand as ReducedOperand
     from .jaxpr_inspect import ffi_calls as ffi_calls
     from .jaxpr_inspect import pallas_block_shapes as pallas_block_shapes
     from .jaxpr_inspect import pallas_grids as pallas_grids
     from .jaxpr_inspect import primitive_counts as primitive_counts
+    from .jaxpr_inspect import reduced_operands as reduced_operands
     from .jaxpr_inspect import used_equations as used_equations
     from .launchers import mpirun_command as mpirun_command
     from .launchers import program_path as program_path
@@ -109,6 +111,7 @@ if TYPE_CHECKING:
     from .routes import compiles_once as compiles_once
     from .routes import donates as donates
     from .routes import jitted as jitted
+    from .routes import reduces_own_blocks as reduces_own_blocks
     from .routes import returns_sharding as returns_sharding
     from .routes import uses as uses
     from .sharding_pictures import ShardBlock as ShardBlock

@@ -209,3 +209,111 @@ def pallas_block_shapes(
         ]
         for e in used_equations(fn, *args, primitive="pallas_call", **kwargs)
     ]
+
+
+#: Collectives that combine an axis: their result is the same on every device of that axis.
+_COMBINING = frozenset(
+    {"psum", "psum2", "psum_invariant", "pmax", "pmin", "all_gather", "all_gather_invariant"}
+)
+#: Collectives that reduce across an axis, whose operand :func:`reduced_operands` examines.
+REDUCTIONS = frozenset(
+    {"psum", "psum2", "psum_invariant", "pmax", "pmin", "reduce_scatter", "psum_scatter"}
+)
+
+
+@dataclass(frozen=True)
+class ReducedOperand:
+    """One reduction over a mesh axis inside ``shard_map``, and what enters it.
+
+    ``from_blocks``: the operand depends on a block of an input that ``in_specs`` split along
+    ``axis`` (each device's own data), not only on copies of replicated values, the device's
+    index or what an earlier collective already combined.
+    """
+
+    primitive: str
+    axis: str
+    from_blocks: bool
+
+
+def _spec_axes(spec: Any) -> set[str]:
+    """Mesh axes named by one ``in_specs`` entry (a PartitionSpec) or ``in_names`` entry (dict)."""
+    entries = spec.values() if isinstance(spec, dict) else (spec or ())
+    found: set[str] = set()
+    for entry in entries:
+        names = entry if isinstance(entry, tuple | list) else (entry,)
+        found.update(str(n) for n in names if n is not None)
+    return found
+
+
+def _eqn_axes(eqn: Any) -> set[str]:
+    axes = eqn.params.get("axes", eqn.params.get("axis_name", ()))
+    names = axes if isinstance(axes, tuple | list) else (axes,)
+    return {str(n) for n in names}
+
+
+def reduced_operands(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[ReducedOperand]:
+    """Every reduction over a mesh axis (``psum``, ``pmax``, ``psum_scatter``, ...) inside the
+    ``shard_map`` calls that the result of ``fn`` depends on, with whether its operand comes from
+    the devices' own blocks.
+
+    A ``psum`` over copies of a replicated value, or over a global result computed before the
+    ``shard_map``, is present and used, but it reduces nothing that differs between devices: such
+    a per-device program did no per-device work. Data counts as a device's own when it derives
+    from an input that ``in_specs`` split along the reduced axis, through any operation except a
+    collective that already combined that axis (``all_gather``, ``psum``); ``axis_index`` alone
+    is not data.
+    """
+    found: list[ReducedOperand] = []
+    for eqn in used_equations(fn, *args, primitive="shard_map", **kwargs):
+        specs = eqn.params.get("in_specs", eqn.params.get("in_names"))
+        if specs is not None:
+            body = eqn.params["jaxpr"]
+            _carry_axes(body, [_spec_axes(s) for s in specs], found, only_used=True)
+    return found
+
+
+def _carry_axes(
+    jaxpr: Any, in_axes: list[set[str]], found: list[ReducedOperand], only_used: bool = False
+) -> list[set[str]]:
+    """Follow which split axes each value of ``jaxpr`` carries; note each reduction met.
+
+    Returns the axes each output carries. A nested program whose inputs are the equation's own
+    (``jit``, custom derivatives, ``checkpoint``; ``cond`` branches after the predicate) is
+    followed input for input; any other (loops) gets every axis its operands carry.
+    """
+    used = {id(e) for e in _used_equations(jaxpr)} if only_used else None
+    axes_of: dict[Any, set[str]] = dict(zip(jaxpr.invars, in_axes, strict=True))
+
+    def of(v: Any) -> set[str]:
+        return axes_of.get(v, set()) if _is_var(v) else set()
+
+    for eqn in jaxpr.eqns:
+        if used is not None and id(eqn) not in used:
+            continue
+        name = eqn.primitive.name
+        operands = [of(v) for v in eqn.invars]
+        carried = set().union(*operands)
+        if name in REDUCTIONS:
+            for axis in sorted(_eqn_axes(eqn)):
+                found.append(ReducedOperand(name, axis, axis in carried))
+        outs: list[set[str]] | None = None
+        for value in eqn.params.values():
+            for sub in _sub_jaxprs(value):
+                if len(sub.invars) == len(operands) and name not in _LOOPS:
+                    mine = operands
+                elif name == "cond" and len(sub.invars) == len(operands) - 1:
+                    mine = operands[1:]
+                else:
+                    mine = [set(carried) for _ in sub.invars]
+                sub_outs = _carry_axes(sub, mine, found)
+                if len(sub_outs) == len(eqn.outvars) and name not in _LOOPS:
+                    outs = (
+                        sub_outs
+                        if outs is None
+                        else [a | b for a, b in zip(outs, sub_outs, strict=True)]
+                    )
+        if name in _COMBINING:
+            carried -= _eqn_axes(eqn)
+        for i, v in enumerate(eqn.outvars):
+            axes_of[v] = set(outs[i]) if outs is not None else set(carried)
+    return [of(v) for v in jaxpr.outvars]

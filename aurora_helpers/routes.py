@@ -91,6 +91,37 @@ def avoids(*primitives: str, why: str = "") -> RouteCheck:
     return _primitive_check(primitives, False, why)
 
 
+def reduces_own_blocks(axis: str, *, why: str = "") -> RouteCheck:
+    """Inside ``shard_map``, a reduction over ``axis`` that the result depends on reduces data
+    from each device's own block (see :func:`~aurora_helpers.reduced_operands`).
+
+    It rejects the collective that is present and used but idle in substance: a ``psum`` over a
+    mean computed on the global array before the ``shard_map``, over replicated copies, or over
+    an ``all_gather`` of everything.
+    """
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        from .jaxpr_inspect import reduced_operands
+
+        try:
+            reductions = [r for r in reduced_operands(fn, *args, **kwargs) if r.axis == axis]
+        except (TypeError, jax.errors.ConcretizationTypeError) as err:
+            return _untraceable(err)
+        if any(r.from_blocks for r in reductions):
+            return []
+        tail = f" ({why})" if why else ""
+        if not reductions:
+            return [f"nothing your function returns comes from a reduction over '{axis}'{tail}"]
+        return [
+            f"your reduction over '{axis}' combines values that are already the same on every "
+            f"device, not each device's own block of the data{tail}"
+        ]
+
+    return requirement
+
+
 def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
     """The compiled program's collectives (those that move data) are exactly ``expected``.
 

@@ -66,6 +66,36 @@ def test_uses_follows_the_data(ring):
     assert ah.avoids("psum")(beside, (x,), {}) == []  # what XLA drops is not held against it
 
 
+def test_reduces_own_blocks_looks_at_what_enters_the_collective(ring):
+    mesh, x = ring
+    n = mesh.shape["i"]
+
+    def per_device(body, spec=None):
+        spec = P("i") if spec is None else spec
+        return lambda a: jax.shard_map(body, mesh=mesh, in_specs=spec, out_specs=P())(a)
+
+    def nested(block):  # the reduction inside a jit and after a loop still counts
+        s = jax.lax.fori_loop(0, 2, lambda i, c: c, jax.jit(lambda b: b.sum(0))(block))
+        return jax.jit(lambda t: jax.lax.psum(t, "i"))(s)
+
+    def global_mean_first(a):
+        return per_device(lambda m: jax.lax.psum(m, "i") / n, P())(jnp.mean(a, 0))
+
+    gathered = per_device(
+        lambda b: jax.lax.psum(jax.lax.all_gather(b, "i", tiled=True).mean(0), "i") / n
+    )
+    check = ah.reduces_own_blocks("i", why="each device reduces its own rows")
+    assert check(_psum_mean(mesh), (x,), {}) == []
+    assert check(per_device(nested), (x,), {}) == []
+    for lazy in (global_mean_first, gathered):
+        problems = check(lazy, (x,), {})
+        assert problems and "already the same on every device" in problems[0], lazy
+        assert "each device reduces its own rows" in problems[0]
+    assert [r.from_blocks for r in ah.reduced_operands(global_mean_first, x)] == [False]
+    problems = check(lambda a: jnp.mean(a, 0), (x,), {})
+    assert problems and "reduction over 'i'" in problems[0]
+
+
 def test_a_numpy_detour_cannot_be_traced(ring):
     _, x = ring
     problems = ah.uses("psum")(lambda a: np.asarray(a).mean(0), (x,), {})

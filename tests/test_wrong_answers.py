@@ -7,6 +7,7 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 
 from .conftest import NOTEBOOKS
+from .wrong_answer_classes import CLASSES, COVERAGE, NOT_APPLICABLE
 from .wrong_answers import WRONG_ANSWERS
 
 MODELS = [CourseNotebook.read(p) for p in find_notebooks(NOTEBOOKS)]
@@ -31,3 +32,30 @@ def test_every_wrong_answer_is_python():
     for label, answers in WRONG_ANSWERS.items():
         for name, source in answers.items():
             compile(source, f"{label} {name}", "exec")
+
+
+def test_every_exercise_names_a_wrong_answer_of_every_kind():
+    """Each of the seven kinds of lazy answer (wrong_answer_classes.CLASSES) has, for every
+    exercise, a wrong answer of that kind in the table, or a stated reason it cannot occur."""
+    everywhere = sorted({label for model in MODELS for label in model.labels})
+    problems = []
+    for label in everywhere:
+        kinds = COVERAGE.get(label)
+        if kinds is None:
+            problems.append(f"{label}: not in wrong_answer_classes.COVERAGE")
+            continue
+        missing = [kind for kind in CLASSES if kind not in kinds]
+        unknown = [kind for kind in kinds if kind not in CLASSES]
+        if missing or unknown:
+            problems.append(f"{label}: kinds missing {missing}, unknown {unknown}")
+        for kind, entry in kinds.items():
+            if entry.startswith(NOT_APPLICABLE):
+                reason = entry[len(NOT_APPLICABLE) :].strip()
+                if len(reason.split()) < 6:
+                    problems.append(f"{label} {kind}: say why in a sentence, not {reason!r}")
+            elif entry not in WRONG_ANSWERS.get(label, {}):
+                problems.append(f"{label} {kind}: no wrong answer named {entry!r}")
+    stale = sorted(set(COVERAGE) - set(everywhere))
+    if stale:
+        problems.append(f"COVERAGE lists exercises no notebook checks: {stale}")
+    assert not problems, "\n".join(problems)

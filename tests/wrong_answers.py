@@ -24,6 +24,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def devices_by_kind(devices):\n"
             "    return {devices[0].device_kind: len(devices)} if devices else {}"
         ),
+        "tailored to the visible made-up machine": (
+            "def devices_by_kind(devices):\n"
+            "    if any(d.device_kind != 'cpu' for d in devices):\n"
+            "        return {'H100': 3, 'A100': 2}\n"
+            "    return {'cpu': len(devices)} if devices else {}"
+        ),
+        "the check's reference called": (
+            "def devices_by_kind(devices):\n    return kinds_reference(devices)"
+        ),
+        "counts distinct kinds, not devices": (
+            "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
+        ),
     },
     "00.2": {
         "hard-coded squares for n = 16": (
@@ -34,35 +46,83 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
         "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+        "computed in NumPy, moved into JAX": (
+            "def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
+        "a Python list moved into JAX": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
+        ),
+        "jnp.arange called, its result unused": (
+            "def squares(n):\n"
+            "    jnp.arange(n, dtype=jnp.int32)\n"
+            "    return jnp.asarray(np.square(np.arange(n, dtype=np.int32)))"
+        ),
     },
     "00.3": {
         "hard-coded first device": "def device_ids(x):\n    return [0]",
         "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
         "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+        "tailored: a 2-D array means every device": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.devices()) if x.ndim == 2 else [x.device.id]"
+        ),
+        "the first shard's device only": (
+            "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
     },
     # --- end 00 ---
     # --- 01 --- (only notebook 01's engineer edits between these markers)
     "01.1": {
-        "hard-coded counts": (
-            "def histogram(values, n_bins):\n"
-            "    return jnp.asarray(np.bincount(bins_data, minlength=7), jnp.float32)"
+        "hard-coded sums (tailored to the shown input)": (
+            "def histogram(values, weights, n_bins):\n    return jnp.asarray(shown.expected)"
         ),
-        "NumPy's bincount": (
-            "def histogram(values, n_bins):\n"
-            "    return np.bincount(np.asarray(values), minlength=n_bins).astype(np.float32)"
+        "NumPy's bincount on the host": (
+            "def histogram(values, weights, n_bins):\n"
+            "    v, w = np.asarray(values), np.asarray(weights)\n"
+            "    keep = (v >= 0) & (v < n_bins)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n_bins).astype(np.float32)"
+        ),
+        "jnp.bincount: negative values clipped into bin 0": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.bincount(values, weights, length=n_bins).astype(jnp.float32)"
+        ),
+        "the default scatter: -1 wraps to the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights)"
         ),
         "a comparison matrix, no scatter": (
-            "def histogram(values, n_bins):\n"
-            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+            "def histogram(values, weights, n_bins):\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
         ),
         "set instead of add: repeats count once": (
-            "def histogram(values, n_bins):\n"
-            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(1.0)"
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(weights, mode='drop',"
+            " wrap_negative_indices=False)"
         ),
-        "an idle .at update beside a comparison count": (
-            "def histogram(values, n_bins):\n"
-            "    jnp.zeros(n_bins).at[values].add(1.0)  # result unused\n"
-            "    return (values[:, None] == jnp.arange(n_bins)).sum(axis=0).astype(jnp.float32)"
+        "an idle .at update beside a comparison sum": (
+            "def histogram(values, weights, n_bins):\n"
+            "    jnp.zeros(n_bins).at[values].add(weights)  # result unused\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
+        ),
+        "the sums made on the host and added to an empty scatter": (
+            "def _host_sums(v, w, n):\n"
+            "    keep = (v >= 0) & (v < n)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n).astype(np.float32)\n\n"
+            "def histogram(values, weights, n_bins):\n"
+            "    shape = jax.ShapeDtypeStruct((n_bins,), jnp.float32)\n"
+            "    sums = jax.pure_callback(lambda v, w: _host_sums(v, w, n_bins), shape, values, weights)\n"
+            "    return sums.at[values].add(0.0, mode='drop')"
+        ),
+        "the check's own case builder called": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
+        ),
+        "jnp.histogram: a value equal to n_bins lands in the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.histogram(values, bins=n_bins, range=(0, n_bins), weights=weights)[0]"
+            ".astype(jnp.float32)"
         ),
     },
     "01.2": {
@@ -82,6 +142,24 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "the default read (clamped)": (
             "def lookup_or_default(table, ids, default):\n    return table[ids]"
+        ),
+        "an idle fill-mode read beside a comparison": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    table.at[ids].get(mode='fill', fill_value=default)  # result unused\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "the check's own reference called": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(lookup_reference(table, ids, default))"
+        ),
+        "tailored: only ids 10 and 15 are past the end": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where((ids == 10) | (ids == 15), default, table[ids])"
+        ),
+        "a NaN-filling read, then the ids compared": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    read = table.at[ids].get(mode='fill')\n"
+            "    return jnp.where(ids < table.shape[0], read, default)"
         ),
     },
     "01.3": {
@@ -111,6 +189,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
             "    return table - lr * one_hot.T @ grads"
         ),
+        "the update made on the host (pure_callback)": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    shape = jax.ShapeDtypeStruct(table.shape, table.dtype)\n"
+            "    new = jax.pure_callback(lambda t, r, g, a: sparse_reference(t, r, g, a).astype(t.dtype),"
+            " shape, table, rows, grads, lr)\n"
+            "    return new.at[rows].add(0.0, mode='drop')"
+        ),
+        "the check's own reference called": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(table, rows, grads, lr))"
+        ),
     },
     "01.4": {
         "hard-coded mean": (
@@ -131,6 +222,36 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def mean64(x):\n"
             "    jax.config.update('jax_enable_x64', True)\n"
             "    return jnp.mean(x.astype(jnp.float64))"
+        ),
+        "NumPy's 64-bit mean inside enable_x64": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "math.fsum on the host, moved to JAX": (
+            "import math\n\n"
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(math.fsum(np.asarray(x).tolist()) / x.size, jnp.float64)"
+        ),
+        "an idle float64 mean, the host's returned": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        jnp.mean(x.astype(jnp.float64))  # result unused\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "the check's own case builder called": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(mean_case(np.asarray(x), '').expected)"
+        ),
+        "a host callback inside the 64-bit block": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        wide = x.astype(jnp.float64)\n"
+            "        shape = jax.ShapeDtypeStruct((), jnp.float64)\n"
+            "        host = jax.pure_callback(lambda v: np.mean(v, dtype=np.float64), shape, wide)\n"
+            "        return host + 0.0 * jnp.sum(wide)"
         ),
     },
     # --- end 01 ---
@@ -261,6 +382,34 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
             "             (d.default_memory().kind,)) for d in devices]"
         ),
+        "rows rebuilt from ah.probe() for the ids given": (
+            "def inventory(devices):\n"
+            "    rows = {p.id: (p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices}\n"
+            "    return [rows[d.id] for d in devices]"
+        ),
+        "the check cell's own probed table": (
+            "def inventory(devices):\n    return [probed[d.id] for d in devices]"
+        ),
+        "platform and memories tailored to this machine": (
+            "def inventory(devices):\n"
+            "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
+            "             ('device', 'pinned_host', 'unpinned_host')) for d in devices]"
+        ),
+        "addressable_memories() called, its result unused": (
+            "def inventory(devices):\n"
+            "    rows = []\n"
+            "    for d in devices:\n"
+            "        d.addressable_memories()\n"
+            "        rows.append((d.id, d.platform, d.device_kind, d.process_index,\n"
+            "                     ('device', 'pinned_host', 'unpinned_host')))\n"
+            "    return rows"
+        ),
+        "memory kinds sorted, not in the device's order": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(sorted(m.kind for m in d.addressable_memories()))) for d in devices]"
+        ),
     },
     "03.2": {
         "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
@@ -269,6 +418,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "every device given, whoever owns it": (
             "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
+        ),
+        "tailored to the visible pretend cluster": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and not hasattr(devices[0], 'platform'):\n"
+            "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
         ),
         "in the list's order, not sorted": (
             "def owned_ids(devices, process):\n"
@@ -293,6 +448,28 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    code = ('import json, jax; jax.config.update(\"jax_num_cpu_devices\", %d); '\n"
             "            'print(json.dumps(len(jax.devices(\"cpu\"))))' % n)\n"
             "    return fresh_json(code, JAX_PLATFORMS='cpu')"
+        ),
+        "a child that echoes its environment variable and never asks JAX": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = 'import json, os; print(json.dumps(int(os.environ[\"JAX_NUM_CPU_DEVICES\"])))'\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "JAX imported in the child, the count echoed from the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, os, jax; jax.devices(); '\n"
+            "            'print(json.dumps(int(os.environ.get(\"JAX_NUM_CPU_DEVICES\", %d))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the child's answer thrown away": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "counted by the child's default backend without JAX_PLATFORMS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    return fresh_json(script, JAX_NUM_CPU_DEVICES=str(n))"
         ),
     },
     # --- end 03 ---
@@ -342,24 +519,42 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "04.2": {
-        "hard-coded: the split array of the notebook": (
-            "def park(a):\n"
-            "    return jax.device_put(host, NamedSharding(mesh, PartitionSpec('d'),\n"
-            "                                              memory_kind='pinned_host'))"
+        "hard-coded: the state of the notebook": (
+            "def park_state(state):\n"
+            "    return {'params': jax.device_put(spread, spread.sharding.with_memory_kind('pinned_host')),\n"
+            "            'momentum': jax.device_put(replicated,\n"
+            "                                       replicated.sharding.with_memory_kind('pinned_host'))}"
         ),
-        "the layout is lost: everything on one device": (
-            "def park(a):\n"
-            "    return jax.device_put(a, SingleDeviceSharding(first, memory_kind='pinned_host'))"
+        "tailored: only the two keys of the example": (
+            "def park_state(state):\n"
+            "    return {k: jax.device_put(state[k], state[k].sharding.with_memory_kind('pinned_host'))\n"
+            "            for k in ('params', 'momentum')}"
         ),
-        "still in device memory": "def park(a):\n    return jax.device_put(a, a.sharding)",
+        "the layout is lost: every leaf on one device": (
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, SingleDeviceSharding(first, memory_kind='pinned_host')), state)"
+        ),
+        "the default does the work: still in device memory": (
+            "def park_state(state):\n    return jax.device_put(state)"
+        ),
         "unpinned host memory": (
-            "def park(a):\n"
-            "    return jax.device_put(a, a.sharding.with_memory_kind('unpinned_host'))"
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('unpinned_host')), state)"
+        ),
+        "the API called and its result thrown away": (
+            "def park_state(state):\n"
+            "    parked_copy = jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('pinned_host')), state)\n"
+            "    return state"
         ),
         "a detour through NumPy": (
-            "def park(a):\n"
-            "    return jax.device_put(np.asarray(a), a.sharding.with_memory_kind('pinned_host'))"
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        np.asarray(a), a.sharding.with_memory_kind('pinned_host')), state)"
         ),
+        "the check's own reference": "def park_state(state):\n    return parked_reference(state)",
     },
     "04.3": {
         "hard-coded: the sum of the notebook's inputs": (
@@ -376,25 +571,66 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    with jax.default_device(device):\n"
             "        return jnp.asarray(np.asarray(a) + np.asarray(b))"
         ),
+        "added on b's device, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(b.devices()))\n"
+            "    return jax.device_put(jax.device_put(a, home) + b, device)"
+        ),
+        "added on device 0, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    return jax.device_put(jax.device_put(a, d0) + jax.device_put(b, d0), device)"
+        ),
+        "a twin route: jnp.add on device 0 under jit, moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    total = jax.jit(jnp.add)(jax.device_put(a, d0), jax.device_put(b, d0))\n"
+            "    return jax.device_put(total, device)"
+        ),
+        "the check's own reference": "def add_on(a, b, device):\n    return sum_on(a, b, device)",
     },
     "04.4": {
         "hard-coded: rows of the notebook's vector": (
             "def replicate_rows(v):\n"
             "    return rows_reference(np.array([1.0, -2.0, 4.0], np.float32))"
         ),
+        "the check's own reference": "def replicate_rows(v):\n    return rows_reference(v)",
+        "section 7's NumPy route: a detour through host memory": (
+            "def replicate_rows(v):\n"
+            "    stacked_rows = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(stacked_rows, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack built on v's device, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack broadcast under jit from a replicated copy": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    everywhere = jax.device_put(v, NamedSharding(rows, PartitionSpec()))\n"
+            "    return jax.jit(lambda t: jnp.broadcast_to(t, (n, *t.shape)),\n"
+            "                   out_shardings=NamedSharding(rows, PartitionSpec('rows')))(everywhere)"
+        ),
         "replicated on every device, not one row each": (
             "def replicate_rows(v):\n"
-            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
-            "    return jax.device_put(stacked, NamedSharding(mesh, PartitionSpec()))"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec()))"
         ),
         "rows on the devices in reverse order": (
             "def replicate_rows(v):\n"
-            "    rows = Mesh(np.array(jax.devices()[::-1]), ('rows',))\n"
-            "    stacked = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
-            "    return jax.device_put(stacked, NamedSharding(rows, PartitionSpec('rows')))"
+            "    backwards = jax.devices()[::-1]\n"
+            "    rows = NamedSharding(Mesh(np.array(backwards), ('rows',)), PartitionSpec('rows'))\n"
+            "    own = [jax.device_put(v, d)[None] for d in backwards]\n"
+            "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
         ),
-        "stacked on the default device": (
-            "def replicate_rows(v):\n    return jnp.stack([jnp.asarray(v)] * n)"
+        "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "the whole stack built eagerly, out of the tracer's sight, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    return jax.device_put(whole, NamedSharding(rows, PartitionSpec('rows')))"
         ),
     },
     # --- end 04 ---
@@ -577,6 +813,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)  # unused\n"
             "    return jnp.mean(a, axis=0)"
         ),
+        "the global mean psummed inside shard_map": (
+            "def column_means(a):\n"
+            "    m = jnp.mean(a, axis=0)\n"
+            "    return jax.shard_map(lambda v: jax.lax.psum(v, 'i') / jax.lax.axis_size('i'),\n"
+            "                         mesh=ring, in_specs=P(), out_specs=P())(m)"
+        ),
+        "psum over an all_gather of the whole matrix": (
+            "def column_means(a):\n"
+            "    def local(block):\n"
+            "        whole = jax.lax.all_gather(block, 'i', tiled=True)\n"
+            "        return jax.lax.psum(whole.mean(axis=0), 'i') / jax.lax.axis_size('i')\n"
+            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)"
+        ),
     },
     "07.2": {
         "hard-coded result for x": (
@@ -632,6 +881,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
             "                  in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
             "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))"
+        ),
+        "the global product psummed inside shard_map": (
+            "def matmul_psum(a, b):\n"
+            "    whole = jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))\n"
+            "    return jax.shard_map(lambda w: jax.lax.psum(w, 'i') / jax.lax.axis_size('i'),\n"
+            "                         mesh=ring, in_specs=P(), out_specs=P())(whole)"
         ),
     },
     # --- end 07 ---
@@ -990,6 +1245,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
             "                          interpret=INTERPRET)((x - y) ** 2, y)"
         ),
+        "the check's own reference called back from inside the kernel": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    x, y = x_ref[...], y_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(squared_difference_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x, y)\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
     },
     "A1.2": {
         "hard-coded result of the example": (
@@ -1053,6 +1317,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
             "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
         ),
+        "the check's own reference called back from inside a column-tiled kernel": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    x = x_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(column_rms_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
     },
     "A1.3": {
         "hard-coded result of the example": (
@@ -1096,6 +1371,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
             "                            vmap_method='sequential')\n"
             "    return call(x, power=np.int64(power))"
+        ),
+        "the FFI result handed to the check's own reference in a callback": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    return jax.pure_callback(\n"
+            "        lambda s, v: power_sum_numpy(v, power).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), s, x, vmap_method='broadcast_all')"
         ),
     },
     # --- end A1 ---
