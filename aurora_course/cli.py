@@ -69,10 +69,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_student(args: argparse.Namespace) -> int:
     from .answer_leaks import find_leaks
     from .course import find_notebooks, locate_notebooks, select_notebooks
+    from .handout import stale_student_copies, write_presenter_copies
     from .student import write_student_copies
 
     folder = locate_notebooks(args.notebooks)
     notebooks = select_notebooks(find_notebooks(folder), args.only)
+    if args.check:
+        stale = stale_student_copies(folder, args.out)
+        for name in stale:
+            print(args.out / name)
+        if stale:
+            print(
+                f"aurora student: {len(stale)} student cop(ies) above differ from the notebooks; "
+                f"run `aurora student --out {args.out}` (make student)",
+                file=sys.stderr,
+            )
+        return 1 if stale else 0
+    if args.presenter:
+        for path in write_presenter_copies(notebooks, args.out, notebooks_dir=folder):
+            print(path)
+        return 0
     for source, path in zip(
         notebooks, write_student_copies(notebooks, args.out, notebooks_dir=folder), strict=True
     ):
@@ -120,7 +136,11 @@ def _cmd_nbgitpuller_link(args: argparse.Namespace) -> int:
 
     print(
         nbgitpuller_link(
-            args.hub, notebook=args.notebook, branch=args.branch, interface=args.interface
+            args.hub,
+            notebook=args.notebook,
+            branch=args.branch,
+            interface=args.interface,
+            folder=args.folder,
         )
     )
     return 0
@@ -270,6 +290,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="output folder (never the notebooks folder or inside it)",
     )
     s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
+    s.add_argument(
+        "--presenter",
+        action="store_true",
+        help="write presenter copies instead: instructor notes removed, solutions kept",
+    )
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; list the copies in --out that differ from the notebooks (exit 1)",
+    )
     s.set_defaults(func=_cmd_student)
 
     t = sub.add_parser(
@@ -321,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     ki.set_defaults(func=_cmd_kernel)
 
     pull = sub.add_parser(
-        "nbgitpuller-link", help="print the JupyterHub link that pulls the course and opens it"
+        "nbgitpuller-link",
+        help="print the JupyterHub link that pulls the course and opens a student copy",
     )
     pull.add_argument(
         "--hub", required=True, help="the hub's address, e.g. https://hub.example.org"
@@ -331,6 +362,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--branch", default="main", help="branch or tag to pull (default %(default)s)"
     )
     pull.add_argument("--interface", choices=["lab", "tree"], default="lab")
+    pull.add_argument(
+        "--folder",
+        default="student",
+        help="folder of the repository to open: student (the student copies, default), "
+        "notebooks (with solutions and instructor notes), or . for a branch of student copies",
+    )
     pull.set_defaults(func=_cmd_nbgitpuller_link)
 
     sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")

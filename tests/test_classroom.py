@@ -141,9 +141,15 @@ def test_nbgitpuller_link():
     query = {k: v[0] for k, v in parse_qs(parts.query).items()}
     assert query == {
         "repo": "https://github.com/project-aurora/aurora-course",
-        "urlpath": "lab/tree/aurora-course/notebooks/05_async.ipynb",
+        "urlpath": "lab/tree/aurora-course/student/05_async.ipynb",  # the student copy
         "branch": "v1",
     }
+    instructor = parse_qs(urlsplit(nbgitpuller_link("https://h.org", folder="notebooks")).query)
+    assert instructor["urlpath"] == ["lab/tree/aurora-course/notebooks/00_welcome.ipynb"]
+    branch = parse_qs(urlsplit(nbgitpuller_link("https://h.org", folder=".")).query)
+    assert branch["urlpath"] == ["lab/tree/aurora-course/00_welcome.ipynb"]
+    with pytest.raises(ValueError, match="folder"):
+        nbgitpuller_link("https://h.org", folder="../x")
     with pytest.raises(ValueError, match="address"):
         nbgitpuller_link("hub.example.org")
 
