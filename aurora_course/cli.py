@@ -154,7 +154,7 @@ def _cmd_schedule(args: argparse.Namespace) -> int:
         current = args.file.read_text(encoding="utf-8") if args.file.exists() else ""
         if current != text:
             print(
-                f"aurora schedule: {args.file} is out of date with the notebooks' time lines; "
+                f"aurora schedule: {args.file} is out of date with the notebooks; "
                 "run `aurora schedule --write`",
                 file=sys.stderr,
             )
@@ -370,7 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pull.set_defaults(func=_cmd_nbgitpuller_link)
 
-    sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
+    sc = sub.add_parser(
+        "schedule", help="workshop schedules from the notebooks (minutes by a stated rule)"
+    )
     sc.add_argument(
         "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
     )
