@@ -42,6 +42,7 @@ class _Cell:
     starts_answer: bool
     checks: tuple[str, ...]  # labels of the check calls in it
     bound: frozenset[str] = frozenset()
+    defined: frozenset[str] = frozenset()  # bound other than by an import
 
 
 @functools.lru_cache(maxsize=4096)
@@ -52,7 +53,9 @@ def _read(source: str) -> _Cell:
         tree = ast.parse(source)
     except SyntaxError:
         return _Cell(source, None, starts, ())
-    return _Cell(source, tree, starts, tuple(_check_labels(tree)), frozenset(bindings(tree)))
+    bound = bindings(tree)
+    defined = frozenset(name for name, how in bound.items() if not how)
+    return _Cell(source, tree, starts, tuple(_check_labels(tree)), frozenset(bound), defined)
 
 
 def _check_labels(tree: ast.AST) -> list[str]:
@@ -180,13 +183,15 @@ def find_answer(history: Sequence[str], label: str) -> Answer | None:
     if in_check:
         segments = [ast.get_source_segment(current.source, node) or "" for node in in_check]
         pieces.append("\n".join(segments))
-    answer_names = set().union(*(c.bound for c in cells if c.starts_answer), cells[start].bound)
+    # Names answers define (not import: an answer's `import os` does not make the course's
+    # import cell an earlier answer, which would hide the course's imports from the screen).
+    answer_names = set().union(*(c.defined for c in cells if c.starts_answer), cells[start].defined)
     bound: dict[str, str] = {}
     imports: set[str] = set()
     for cell in cells[:start]:
         if cell.tree is None or cell.starts_answer:
             continue
-        if cell.bound & answer_names:
+        if cell.defined & answer_names:
             continue  # an earlier version of some exercise's answer, not the course's code
         imports |= imported_packages(cell.tree)
         for name, description in bindings(cell.tree).items():

@@ -69,6 +69,22 @@ def test_trial_cells_are_not_screened_and_a_trial_call_in_the_answer_is_allowed(
     assert live_cells([STUB, with_print, trial]) == [with_print]
 
 
+def test_an_answer_that_imports_what_the_course_imports_keeps_the_course_imports():
+    """03.3 as a learner wrote it (issue 28): the answer imports os, subprocess and sys, which the
+    notebook's set-up cell imports too; that cell is still the course's, not an earlier answer,
+    so the imports stay allowed in the kernel as in the grader."""
+    env_copy = (
+        "# Your answer\nimport os\nimport subprocess\nimport sys\n\n\ndef column_strips(m):\n"
+        "    env = {**os.environ, 'JAX_PLATFORMS': 'cpu'}\n"
+        "    subprocess.run([sys.executable, '-c', 'pass'], env=env, check=True)\n"
+        "    return P(None, tuple(m.axis_names))"
+    )
+    found = _answer(SETUP, TEACHING, env_copy, CHECK)
+    assert found.cells == [env_copy]
+    assert {"os", "subprocess", "sys"} <= found.course.imports
+    assert found.screen().problems == []
+
+
 def test_rebinding_what_the_course_made_is_a_problem_in_the_kernel_too():
     problems = _answer(SETUP, TEACHING, STUB, "mesh = 3\n" + ANSWER, CHECK).screen().problems
     assert problems and "rebinds `mesh`" in problems[0]
