@@ -25,7 +25,7 @@ LAB_ARGS ?=
 # The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
 PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 .PHONY: lock wheelhouse test-offline memory-report test-devices
-.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
+.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -47,6 +47,7 @@ help:
 	@echo "make present     JupyterLab on presenter copies (instructor notes removed) for teaching"
 	@echo "make lock        regenerate ci/workshop.lock (exact versions and hashes, for workshops)"
 	@echo "make wheelhouse  download every wheel ci/workshop.lock names into wheelhouse/"
+	@echo "make install-offline  install the course and JupyterLab from wheelhouse/ alone (no network)"
 	@echo "make run OFFLINE=1  set up from wheelhouse/ alone (no network), then run"
 	@echo "make test-offline   wheelhouse, then install and run in a network namespace (root)"
 	@echo "make memory-report  measure every notebook's peak memory into docs/jupyterhub.md"
@@ -155,7 +156,7 @@ learn:
 LAB := $(abspath build/lab)
 LAB_DIR ?= notebooks
 lab: $(RUN_STAMP)
-	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
+	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; $(PY) -m pip install --quiet -e ".[lab]"; }
 	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
 	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab $(LAB_DIR) --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
@@ -177,6 +178,12 @@ lock:
 	scripts/lock
 wheelhouse:
 	scripts/make-wheelhouse $(WHEELHOUSE)
+# Install the course and JupyterLab from the wheelhouse alone (no network) and stop: then
+# `make learn OFFLINE=1`, `make lab OFFLINE=1` or `make run OFFLINE=1`.
+install-offline:
+	AURORA_WHEELHOUSE=$(WHEELHOUSE) scripts/make-venv $(VENV) course
+	@touch $(RUN_STAMP)
+	@$(PY) -c "import jax, jupyterlab; print('installed offline: jax', jax.__version__, '| jupyterlab', jupyterlab.__version__)"
 test-offline:
 	scripts/test-offline $(ONLY)
 # The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
