@@ -404,9 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--exercise-timeout",
         type=float,
-        default=60.0,
+        default=120.0,
         metavar="S",
-        help="seconds any one cell may run; past it, its exercise scores wrong (default 60)",
+        help="seconds any one cell of an exercise (answer or check) may run; past it, the "
+        "exercise scores wrong (default 120)",
     )
     g.add_argument(
         "--jobs",

@@ -94,9 +94,11 @@ from .verdict import grade_cells, read_seals
 #: Seconds one run of a submission may take, all cells together, unless ``--timeout`` says
 #: otherwise.
 DEFAULT_TIMEOUT_S = 300.0
-#: Seconds any one cell may run (an exercise's answer or check cell included) unless
-#: ``--exercise-timeout`` says otherwise: past it the exercise scores "wrong".
-DEFAULT_EXERCISE_TIMEOUT_S = 60.0
+#: Seconds any one cell of an exercise (its answer cells and its check cells) may run unless
+#: ``--exercise-timeout`` says otherwise: past it the exercise scores "wrong". The course's other
+#: cells have the executor's own limit (:data:`aurora_course.execute.CELL_TIMEOUT_S`) within
+#: ``--timeout``: a slow machine must not turn a long course cell into a wrong exercise.
+DEFAULT_EXERCISE_TIMEOUT_S = 120.0
 
 
 class GradingError(RuntimeError):
@@ -126,7 +128,9 @@ class _Run:
     tampered: str
 
 
-def _execute(graded: Graded, *, devices: int, timeout_s: float, cell_timeout_s: float) -> _Run:
+def _execute(
+    graded: Graded, *, devices: int, timeout_s: float, exercise_cells: dict[int, float]
+) -> _Run:
     """Run the graded notebook in a fresh kernel in a temporary folder; read its seals."""
     token = secrets.token_bytes(32)
     with tempfile.TemporaryDirectory(prefix="aurora-grade-", ignore_cleanup_errors=True) as tmp:
@@ -147,7 +151,7 @@ def _execute(graded: Graded, *, devices: int, timeout_s: float, cell_timeout_s: 
             cwd=work,
             env=env,
             timeout_s=timeout_s,
-            cell_timeout_s=cell_timeout_s,
+            cell_limits=exercise_cells,
             kernel_log=work / "kernel.log",
         )
     setup_error = cell_error(graded.nb.cells[0])
@@ -189,9 +193,13 @@ def grade_notebook(
     hung: dict[str, ExerciseGrade] = {}
     while True:
         graded = graded_notebook(course, answers, frozenset(hung))
-        attempt = _execute(
-            graded, devices=devices, timeout_s=timeout_s, cell_timeout_s=exercise_timeout_s
-        )
+        limits = {
+            graded.where[i]: exercise_timeout_s
+            for e in course.exercises
+            for i in (*e.solutions, *e.checks)
+            if i in graded.where
+        }
+        attempt = _execute(graded, devices=devices, timeout_s=timeout_s, exercise_cells=limits)
         label = _hung(course, attempt)
         if label is None or label in hung:
             break
