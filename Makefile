@@ -131,8 +131,10 @@ test-site: setup
 	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
-# The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
+# The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
+# installed as for test-site), from the notebooks.
 quickref: setup
+	-@scripts/ensure-chromium
 	$(PY) -m aurora_course quickref --out build
 
 # SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
