@@ -1,4 +1,4 @@
-"""The one-page quick reference, assembled from tables the notebooks already check.
+"""The quick reference (one A4 sheet, both sides), assembled from tables the notebooks already check.
 
 A notebook marks a reference table by tagging its markdown cell ``quickref``; the cell starts with
 ``**Quick reference: <title>.**`` and the next code cell (a sentence of prose may come between, a
