@@ -382,7 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true", help="fail when the file is out of date")
     sc.set_defaults(func=_cmd_schedule)
 
-    q = sub.add_parser("quickref", help="the quick reference (one sheet, both sides), as HTML and PDF")
+    q = sub.add_parser(
+        "quickref", help="the quick reference (one sheet, both sides), as HTML and PDF"
+    )
     q.add_argument(
         "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
     )
