@@ -25,7 +25,7 @@ LAB_ARGS ?=
 # The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
 PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 .PHONY: lock wheelhouse test-offline memory-report test-devices
-.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student lab lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
+.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -44,14 +44,17 @@ help:
 	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make test-site   the course website (and make lab) in headless Chromium"
 	@echo "make test-grade  aurora grade on every notebook's solutions (each must score every exercise)"
-	@echo "make lab         JupyterLab on notebooks/"
+	@echo "make lab         JupyterLab on notebooks/ (with solutions and instructor notes)"
+	@echo "make learn       JupyterLab on student/ (learners: the copies to work in)"
+	@echo "make present     JupyterLab on presenter copies (instructor notes removed) for teaching"
 	@echo "make lock        regenerate ci/workshop.lock (exact versions and hashes, for workshops)"
 	@echo "make wheelhouse  download every wheel ci/workshop.lock names into wheelhouse/"
+	@echo "make install-offline  install the course and JupyterLab from wheelhouse/ alone (no network)"
 	@echo "make run OFFLINE=1  set up from wheelhouse/ alone (no network), then run"
 	@echo "make test-offline   wheelhouse, then install and run in a network namespace (root)"
 	@echo "make memory-report  measure every notebook's peak memory into docs/jupyterhub.md"
 	@echo "make schedule    SCHEDULE.md from the notebooks' time lines; make quickref: build/quickref.{html,pdf}"
-	@echo "make lint | format | sync | student | clean"
+	@echo "make lint | format | sync (also student/) | student (student/ from notebooks/) | clean"
 
 setup: $(STAMP)
 
@@ -131,25 +134,36 @@ test-site: setup
 	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
-# The one-page quick reference (HTML, and PDF through headless Chromium) from the notebooks.
+# The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
+# installed as for test-site), from the notebooks.
 quickref: setup
+	-@scripts/ensure-chromium
 	$(PY) -m aurora_course quickref --out build
 
 # SCHEDULE.md from the notebooks' time lines (a test fails when it is out of date).
 schedule: setup
 	$(PY) -m aurora_course schedule --write
 
+# The student copies learners open (committed; tests/test_handout.py checks they are current),
+# and presenter copies (instructor notes removed) opened in JupyterLab for teaching.
 student: setup
-	$(PY) -m aurora_course student --out build/student
+	$(PY) -m aurora_course student --out student
+present: $(RUN_STAMP)
+	$(PY) -m aurora_course student --presenter --out build/present
+	$(MAKE) lab LAB_DIR=build/present
+# JupyterLab on the student copies: what a learner on their own laptop opens.
+learn:
+	$(MAKE) lab LAB_DIR=student
 
 # JupyterLab for learners: the .ipynb files only (the MyST twins are hidden), each starting on the
 # course's kernel ("Project Aurora (JAX)", registered under the name the notebooks ask for, python3,
 # in build/lab, which JUPYTER_PATH puts first), no news pop-up (scripts/lab/).
 LAB := $(abspath build/lab)
+LAB_DIR ?= notebooks
 lab: $(RUN_STAMP)
-	@$(PY) -c "import jupyterlab" 2>/dev/null || $(PY) -m pip install --quiet -e ".[lab]"
+	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; $(PY) -m pip install --quiet -e ".[lab]"; }
 	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
-	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab notebooks --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab $(LAB_DIR) --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
 	$(PY) -m ruff check aurora_helpers aurora_course tests notebooks
@@ -162,12 +176,19 @@ format: setup
 
 sync: setup
 	$(PY) -m jupytext --sync notebooks/[0-9A-Z][0-9]_*.md
+	$(PY) -m aurora_course student --out student >/dev/null
 
 # The workshop kit: a lock file with hashes, the wheels it names, and a test without network.
 lock:
 	scripts/lock
 wheelhouse:
 	scripts/make-wheelhouse $(WHEELHOUSE)
+# Install the course and JupyterLab from the wheelhouse alone (no network) and stop: then
+# `make learn OFFLINE=1`, `make lab OFFLINE=1` or `make run OFFLINE=1`.
+install-offline:
+	AURORA_WHEELHOUSE=$(WHEELHOUSE) scripts/make-venv $(VENV) course
+	@touch $(RUN_STAMP)
+	@$(PY) -c "import jax, jupyterlab; print('installed offline: jax', jax.__version__, '| jupyterlab', jupyterlab.__version__)"
 test-offline:
 	scripts/test-offline $(ONLY)
 # The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.

@@ -69,10 +69,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_student(args: argparse.Namespace) -> int:
     from .answer_leaks import find_leaks
     from .course import find_notebooks, locate_notebooks, select_notebooks
+    from .handout import stale_student_copies, write_presenter_copies
     from .student import write_student_copies
 
     folder = locate_notebooks(args.notebooks)
     notebooks = select_notebooks(find_notebooks(folder), args.only)
+    if args.check:
+        stale = stale_student_copies(folder, args.out)
+        for name in stale:
+            print(args.out / name)
+        if stale:
+            print(
+                f"aurora student: {len(stale)} student cop(ies) above differ from the notebooks; "
+                f"run `aurora student --out {args.out}` (make student)",
+                file=sys.stderr,
+            )
+        return 1 if stale else 0
+    if args.presenter:
+        for path in write_presenter_copies(notebooks, args.out, notebooks_dir=folder):
+            print(path)
+        return 0
     for source, path in zip(
         notebooks, write_student_copies(notebooks, args.out, notebooks_dir=folder), strict=True
     ):
@@ -120,7 +136,11 @@ def _cmd_nbgitpuller_link(args: argparse.Namespace) -> int:
 
     print(
         nbgitpuller_link(
-            args.hub, notebook=args.notebook, branch=args.branch, interface=args.interface
+            args.hub,
+            notebook=args.notebook,
+            branch=args.branch,
+            interface=args.interface,
+            folder=args.folder,
         )
     )
     return 0
@@ -134,7 +154,7 @@ def _cmd_schedule(args: argparse.Namespace) -> int:
         current = args.file.read_text(encoding="utf-8") if args.file.exists() else ""
         if current != text:
             print(
-                f"aurora schedule: {args.file} is out of date with the notebooks' time lines; "
+                f"aurora schedule: {args.file} is out of date with the notebooks; "
                 "run `aurora schedule --write`",
                 file=sys.stderr,
             )
@@ -157,20 +177,24 @@ def _cmd_quickref(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    from .grading import grade, print_progress, write_report
+    from .grading import Progress, default_jobs, grade, write_report
 
     grades = grade(
         args.paths,
         notebooks_dir=args.notebooks,
         devices=args.devices,
         timeout_s=args.timeout,
-        progress=print_progress,
+        exercise_timeout_s=args.exercise_timeout,
+        jobs=args.jobs or default_jobs(),
+        progress=Progress(),
     )
     if args.json:
         write_report(grades.to_json(), args.json)
     if args.csv:
         write_report(grades.to_csv(), args.csv)
-    if "-" not in (args.json, args.csv):
+    if args.detail_csv:
+        write_report(grades.to_detail_csv(), args.detail_csv)
+    if "-" not in (args.json, args.csv, args.detail_csv):
         print(grades.table())
     return 0
 
@@ -266,6 +290,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="output folder (never the notebooks folder or inside it)",
     )
     s.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers")
+    s.add_argument(
+        "--presenter",
+        action="store_true",
+        help="write presenter copies instead: instructor notes removed, solutions kept",
+    )
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; list the copies in --out that differ from the notebooks (exit 1)",
+    )
     s.set_defaults(func=_cmd_student)
 
     t = sub.add_parser(
@@ -317,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     ki.set_defaults(func=_cmd_kernel)
 
     pull = sub.add_parser(
-        "nbgitpuller-link", help="print the JupyterHub link that pulls the course and opens it"
+        "nbgitpuller-link",
+        help="print the JupyterHub link that pulls the course and opens a student copy",
     )
     pull.add_argument(
         "--hub", required=True, help="the hub's address, e.g. https://hub.example.org"
@@ -327,9 +362,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--branch", default="main", help="branch or tag to pull (default %(default)s)"
     )
     pull.add_argument("--interface", choices=["lab", "tree"], default="lab")
+    pull.add_argument(
+        "--folder",
+        default="student",
+        help="folder of the repository to open: student (the student copies, default), "
+        "notebooks (with solutions and instructor notes), or . for a branch of student copies",
+    )
     pull.set_defaults(func=_cmd_nbgitpuller_link)
 
-    sc = sub.add_parser("schedule", help="workshop schedules from the notebooks' time lines")
+    sc = sub.add_parser(
+        "schedule", help="workshop schedules from the notebooks (minutes by a stated rule)"
+    )
     sc.add_argument(
         "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
     )
@@ -339,7 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true", help="fail when the file is out of date")
     sc.set_defaults(func=_cmd_schedule)
 
-    q = sub.add_parser("quickref", help="the one-page quick reference, as HTML and PDF")
+    q = sub.add_parser(
+        "quickref", help="the quick reference (one sheet, both sides), as HTML and PDF"
+    )
     q.add_argument(
         "--notebooks", type=Path, default=DEFAULT_NOTEBOOKS, help="folder of source notebooks"
     )
@@ -355,9 +400,36 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--devices", type=int, default=None, help="simulated CPU devices (as for aurora run)"
     )
-    g.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per notebook")
+    g.add_argument(
+        "--timeout", type=float, default=300.0, metavar="S", help="seconds per run of a notebook"
+    )
+    g.add_argument(
+        "--exercise-timeout",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds any one cell of an exercise (answer or check) may run; past it, the "
+        "exercise scores wrong (default 120)",
+    )
+    g.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="submissions graded at once (default: one per core)",
+    )
     g.add_argument("--json", metavar="FILE", help="write the grades as JSON (- for stdout)")
-    g.add_argument("--csv", metavar="FILE", help="one row per notebook and exercise (- for stdout)")
+    g.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="the gradebook: one row per learner, a column of points per exercise and the total "
+        "(- for stdout)",
+    )
+    g.add_argument(
+        "--detail-csv",
+        metavar="FILE",
+        help="one row per submission and exercise, with the check's message (- for stdout)",
+    )
     g.add_argument(
         "--notebooks",
         type=Path,

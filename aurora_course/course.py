@@ -6,22 +6,31 @@ from pathlib import Path
 
 from .course_notebook import NOTEBOOK_NAME
 
-#: The course's GitHub repository, ``owner/name``, and the git ref (a release tag ``v<version>``
-#: or a commit) that Colab opens the notebooks at and installs the helpers from. The one place
-#: both are set: ``aurora retarget [--slug owner/name] [--ref REF]`` rewrites these two lines and
-#: then every file that names them (the notebooks' Colab install cells, the README's Colab links,
-#: ``pyproject.toml``); ``tests/test_retarget.py`` checks that they all agree.
+#: The course's GitHub repository, ``owner/name``, and the git ref (the ``main`` branch, a tag
+#: such as a workshop's ``workshop-2026-11`` or a release's ``v<version>``, or a commit) that Colab
+#: opens the notebooks at and installs the helpers from: notebook and helpers at one ref. The one
+#: place both are set: ``aurora retarget [--slug owner/name] [--ref REF]`` rewrites these two
+#: lines and then every file that names them (the notebooks' Colab install cells, the README's
+#: Colab links, ``pyproject.toml``); ``tests/test_retarget.py`` checks that they all agree and
+#: that the ref exists in the checkout.
 REPOSITORY_SLUG = "project-aurora/aurora-course"
-REF = "v0.1.0"
+REF = "main"
+#: The folder of student copies (solutions stubbed, instructor notes removed) that learners open:
+#: generated from ``notebooks/`` by ``aurora student --out student`` (``make student``) and kept
+#: in sync by ``tests/test_handout.py``.
+STUDENT_FOLDER = "student"
 
 
-def colab_url(notebook: str, slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
-    """The 'Open in Colab' address of ``notebooks/<notebook>`` on GitHub."""
-    return f"https://colab.research.google.com/github/{slug}/blob/{ref}/notebooks/{notebook}"
+def colab_url(
+    notebook: str, slug: str = REPOSITORY_SLUG, ref: str = REF, folder: str = "notebooks"
+) -> str:
+    """The 'Open in Colab' address of ``<folder>/<notebook>`` on GitHub (``folder``: the course's
+    ``notebooks``, or :data:`STUDENT_FOLDER` for a learner's copy)."""
+    return f"https://colab.research.google.com/github/{slug}/blob/{ref}/{folder}/{notebook}"
 
 
 def pip_install_target(slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
-    """What Colab pip-installs: the helpers at the same ref as the notebook, never a moving branch."""
+    """What Colab pip-installs: the helpers at the same ref as the notebook."""
     return f"aurora-helpers @ git+https://github.com/{slug}.git@{ref}"
 
 

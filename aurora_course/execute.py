@@ -69,6 +69,8 @@ class Execution:
     executed: list[int] = field(default_factory=list)  # indices of the cells that started
     failure: Literal["timed out", "kernel died"] | None = None
     stopped_at: int | None = None  # the cell that was running when the run stopped
+    #: The run stopped because one cell ran past ``cell_timeout_s`` (not the notebook's own time).
+    cell_timed_out: bool = False
     detail: str = ""  # the failure in words
 
     @property
@@ -87,6 +89,7 @@ def execute_notebook(
     env: Mapping[str, str] | None = None,
     timeout_s: float | None = None,
     cell_timeout_s: float = CELL_TIMEOUT_S,
+    cell_limits: Mapping[int, float] | None = None,
     stop_on_error: bool = False,
     kernel_log: Path | None = None,
     after_cell: Callable[[int], None] | None = None,
@@ -98,6 +101,8 @@ def execute_notebook(
         env: variables set for the kernel on top of this process's environment.
         timeout_s: seconds the whole notebook may take (None: no limit but ``cell_timeout_s``).
         cell_timeout_s: seconds any one cell may take.
+        cell_limits: seconds for particular cells (by index), in place of ``cell_timeout_s``
+            (``aurora grade``: an exercise's cells).
         stop_on_error: stop at the first cell that raises (as papermill does); otherwise every
             cell runs and errors stay in the outputs.
         kernel_log: where the kernel's own stdout and stderr go (default: a temporary file, read
@@ -117,6 +122,7 @@ def execute_notebook(
         resources={"metadata": {"path": str(cwd)}},
     )
     run = Execution(nb)
+    cell_limited = False
     start = time.monotonic()
     deadline = math.inf if timeout_s is None else start + timeout_s
     with tempfile.TemporaryDirectory(prefix="aurora-kernel-") as scratch:
@@ -133,7 +139,9 @@ def execute_notebook(
                     if left <= 0:
                         run.failure, run.detail = "timed out", f"stopped after {timeout_s:g} s"
                         break
-                    client.timeout = max(1, math.ceil(min(left, cell_timeout_s)))
+                    limit = (cell_limits or {}).get(index, cell_timeout_s)
+                    client.timeout = max(1, math.ceil(min(left, limit)))
+                    cell_limited = limit <= left
                     run.stopped_at = index
                     run.executed.append(index)
                     client.execute_cell(cell, index)
@@ -143,9 +151,9 @@ def execute_notebook(
                     if stop_on_error and cell_error(cell) is not None:
                         break
         except CellTimeoutError:
-            limit = cell_timeout_s if timeout_s is None else min(timeout_s, cell_timeout_s)
             run.failure = "timed out"
-            run.detail = f"a cell was still running after {limit:g} s"
+            run.detail = f"a cell was still running after {client.timeout:g} s"
+            run.cell_timed_out = cell_limited
         except DeadKernelError:
             said = log.read_text("utf-8", "replace").strip().splitlines() if log.exists() else []
             run.failure = "kernel died"

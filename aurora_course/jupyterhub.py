@@ -14,7 +14,7 @@ from urllib.parse import quote, urlencode
 
 from aurora_helpers.contract import DEVICES_ENV_VAR
 
-from .course import REPOSITORY_SLUG
+from .course import REPOSITORY_SLUG, STUDENT_FOLDER
 
 DEFAULT_KERNEL_NAME = "aurora"
 DEFAULT_DISPLAY_NAME = "Project Aurora (JAX)"
@@ -69,8 +69,12 @@ def nbgitpuller_link(
     branch: str = "main",
     repository: str = f"https://github.com/{REPOSITORY_SLUG}",
     interface: str = "lab",
+    folder: str = STUDENT_FOLDER,
 ) -> str:
-    """The nbgitpuller link that puts the course in a learner's home folder and opens ``notebook``.
+    """The nbgitpuller link that puts the course in a learner's home folder and opens ``notebook``
+    in ``folder`` of the clone: the student copies (``student``, the default), the course's own
+    ``notebooks`` (solutions and instructor notes: for instructors), or ``.`` for a branch that
+    holds only the student copies (docs/jupyterhub.md).
 
     The hub needs ``nbgitpuller`` installed in the single-user image. The clone lands in a
     folder named after the repository (``aurora-course/``); nbgitpuller later merges upstream
@@ -80,8 +84,11 @@ def nbgitpuller_link(
         raise ValueError(f"hub {hub!r}: give the hub's address, e.g. https://hub.example.org")
     if interface not in ("lab", "tree"):
         raise ValueError(f"interface must be 'lab' or 'tree', got {interface!r}")
-    folder = repository.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
-    path = f"{folder}/notebooks/{notebook}"
+    if not re.fullmatch(r"\.|[A-Za-z0-9_][A-Za-z0-9._/-]*", folder) or ".." in folder:
+        raise ValueError(f"folder {folder!r}: give a folder of the repository, e.g. student")
+    clone = repository.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    inside = folder.strip("/")
+    path = f"{clone}/{notebook}" if inside == "." else f"{clone}/{inside}/{notebook}"
     urlpath = f"lab/tree/{path}" if interface == "lab" else f"tree/{path}"
     query = urlencode(
         {"repo": repository, "urlpath": urlpath, "branch": branch}, quote_via=quote, safe=""

@@ -1,4 +1,4 @@
-"""The one-page quick reference, assembled from tables the notebooks already check.
+"""The quick reference (one A4 sheet, both sides), assembled from tables the notebooks already check.
 
 A notebook marks a reference table by tagging its markdown cell ``quickref``; the cell starts with
 ``**Quick reference: <title>.**`` and the next code cell (a sentence of prose may come between, a
@@ -87,22 +87,59 @@ def as_myst(entries: Sequence[QuickrefEntry]) -> str:
     return "\n".join(parts) + "\n"
 
 
-_CSS = """
-@page { size: A4 landscape; margin: 6mm; }
-body { font: 6.8pt/1.2 system-ui, sans-serif; color: #111; margin: 0; }
-header { display: flex; align-items: baseline; gap: 10pt; margin: 0 0 3pt; }
-h1 { font-size: 11pt; margin: 0; }
-.intro { color: #555; margin: 0; }
-main { column-count: 3; column-gap: 5mm; }
-section { break-inside: avoid; margin: 0 0 5pt; }
-h2 { font-size: 8.5pt; margin: 0 0 1pt; color: #0b4f8a; }
-h2 .from { color: #666; font-size: 6.5pt; font-weight: normal; }
-p { margin: 0 0 2pt; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 0.5pt solid #bbb; padding: 1pt 2pt; text-align: left; vertical-align: top; }
-th { background: #eef3f8; }
-code { font: 6.3pt ui-monospace, monospace; }
+#: Body text size of the printed page, in points: readable on paper at arm's length.
+BODY_PT = 8.5
+_CSS = f"""
+@page {{ size: A4 landscape; margin: 6mm; }}
+body {{ font: {BODY_PT}pt/1.2 system-ui, sans-serif; color: #111; margin: 0; }}
+header {{ display: flex; align-items: baseline; gap: 10pt; margin: 0 0 4pt; }}
+h1 {{ font-size: 13pt; margin: 0; }}
+.intro {{ color: #555; margin: 0; }}
+main {{ column-count: 3; column-gap: 6mm; }}
+section {{ margin: 0 0 6pt; }}
+section.wide {{ column-span: all; break-inside: avoid; }}
+h2 {{ font-size: 10pt; margin: 0 0 2pt; color: #0b4f8a; break-after: avoid; }}
+h2 + p {{ break-after: avoid; }}
+thead {{ break-after: avoid; }}
+h2 .from {{ color: #666; font-size: {BODY_PT}pt; font-weight: normal; }}
+p {{ margin: 0 0 2pt; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ border: 0.5pt solid #bbb; padding: 1pt 2pt; text-align: left; vertical-align: top; }}
+tr {{ break-inside: avoid; }}
+th {{ background: #eef3f8; }}
+code {{ font: {BODY_PT}pt ui-monospace, monospace; overflow-wrap: anywhere; }}
+code.formula {{ white-space: nowrap; overflow-wrap: normal; }}
 """
+#: A code span that is a formula or a shape (``2 · (n-1)/n · B``, ``(m, n·c)``), not a call: it is
+#: printed on one line, never broken mid-expression.
+_FORMULA = re.compile(r"^(?![^<]*[A-Za-z_]\()[^<]*[·/×*+\-→,][^<]*$")
+
+
+#: A table with this many columns or more spans the page's width: its formulas, kept on one line,
+#: do not fit a third of it.
+WIDE_TABLE_COLUMNS = 6
+
+
+def _wide(body: str) -> str:
+    """`` class='wide'`` for a reference whose widest table has :data:`WIDE_TABLE_COLUMNS`."""
+    widest = max(
+        (line.strip().strip("|").count("|") + 1 for line in body.splitlines() if "|" in line),
+        default=0,
+    )
+    return " class='wide'" if widest >= WIDE_TABLE_COLUMNS else ""
+
+
+def _mark_formulas(page: str) -> str:
+    """``page`` with each formula's ``<code>`` given the class that keeps it on one line."""
+    return re.sub(
+        r"<code>([^<]{1,40})</code>",
+        lambda m: (
+            f"<code class='formula'>{m.group(1)}</code>"
+            if _FORMULA.match(html.unescape(m.group(1)))
+            else m.group(0)
+        ),
+        page,
+    )
 
 
 def as_html(
@@ -112,9 +149,12 @@ def as_html(
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark").enable("table")
+    # The full-width references go last: placed between others they break the columns' flow.
+    entries = sorted(entries, key=lambda e: bool(_wide(e.body)))
     sections = "\n".join(
-        f"<section><h2>{md.renderInline(e.title)} <span class='from'>· from "
-        f"{html.escape(e.notebook_title)}</span></h2>{md.render(_tables_and_lead(e.body))}</section>"
+        f"<section{_wide(e.body)}><h2>{md.renderInline(e.title)} <span class='from'>· from "
+        f"{html.escape(e.notebook_title)}</span></h2>"
+        f"{_mark_formulas(md.render(_tables_and_lead(e.body)))}</section>"
         for e in entries
     )
     return (

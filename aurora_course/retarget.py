@@ -1,9 +1,10 @@
 """Point every link and Colab install cell of the course at one repository and one git ref.
 
 Colab opens a notebook straight from GitHub, and the notebook's first cell pip-installs the helpers
-from GitHub too. Both must name the same repository and the same *fixed* ref (a release tag
-``v<version>`` or a commit): a notebook opened at a tag that installs whatever ``main`` holds that
-day breaks as soon as ``main`` moves on. ``aurora_course/course.py`` holds the slug and the ref
+from GitHub too. Both must name the same repository and the same ref (``main``, a tag or a commit
+that exists there): a notebook opened at one ref that installs the helpers of another breaks as
+soon as the two differ. A workshop that must not change under the room freezes a tag and
+retargets to it. ``aurora_course/course.py`` holds the slug and the ref
 (the one place they are set); :func:`retarget` rewrites those two lines and then every file of the
 checkout that names them: each notebook's install cell (the ``.md`` and the ``.ipynb`` of a pair
 get the same edit, so they stay in sync), the README's Colab links, ``pyproject.toml``'s homepage,
@@ -24,17 +25,19 @@ from .course import colab_url, pip_install_target
 COURSE_MODULE = Path("aurora_course") / "course.py"
 
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
-#: A release tag (``v1.2``, ``v0.3.0rc1``) or a commit (7 to 40 hex digits). Branches move.
-_REF = re.compile(r"^(v\d+(\.\d+)*([.-]?(a|b|rc|post|dev)\d*)*|[0-9a-f]{7,40})$")
+#: A branch or tag name (``main``, ``v1.2``, ``workshop-2026-11``) or a commit (7 to 40 hex
+#: digits): letters, digits and ``._/-``, as git allows, with no ``..`` and no leading ``-``.
+_REF = re.compile(r"^(?!.*\.\.)(?!.*//)[A-Za-z0-9][A-Za-z0-9._/-]{0,99}(?<![./])$")
 _SLUG_LINE = re.compile(r'^REPOSITORY_SLUG = "(?P<value>[^"\n]*)"$', re.M)
 _REF_LINE = re.compile(r'^REF = "(?P<value>[^"\n]*)"$', re.M)
 #: The install target in a Colab cell, whatever repository and ref it names now.
 _INSTALL = re.compile(r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w")
-#: A Colab link to one of the course's notebooks (``notebooks/NN_name.ipynb``), whatever
-#: repository and ref it names now; links to other projects' notebooks are left alone.
+#: A Colab link to one of the course's notebooks or its student copy
+#: (``notebooks/NN_name.ipynb``, ``student/NN_name.ipynb``), whatever repository and ref it names
+#: now; links to other projects' notebooks are left alone.
 _COLAB = re.compile(
-    r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w.+-]+/notebooks/"
-    r"(?=[0-9A-Z]\d_[a-z0-9_]+\.ipynb)"
+    r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w.+/-]+?/"
+    r"(?P<folder>notebooks|student)/(?=[0-9A-Z]\d_[a-z0-9_]+\.ipynb)"
 )
 #: Folders never searched when the checkout is not a git repository (or git is missing).
 _SKIP_DIRS = {".git", "build", "node_modules", "__pycache__", ".ipynb_checkpoints"}
@@ -57,9 +60,10 @@ class Target:
         """The requirement the Colab cell installs."""
         return pip_install_target(self.slug, self.ref)
 
-    def colab_prefix(self) -> str:
-        """The start of every Colab link to a notebook of the course."""
-        return colab_url("", self.slug, self.ref)
+    def colab_prefix(self, folder: str = "notebooks") -> str:
+        """The start of every Colab link to a notebook of the course (or, with ``folder``
+        ``student``, to a student copy)."""
+        return colab_url("", self.slug, self.ref, folder)
 
 
 def validate(slug: str, ref: str) -> Target:
@@ -68,8 +72,8 @@ def validate(slug: str, ref: str) -> Target:
         raise RetargetError(f"{slug!r} is not a GitHub repository: write it as owner/name")
     if not _REF.match(ref):
         raise RetargetError(
-            f"{ref!r} is not a release tag (v<version>, e.g. v0.2.0) or a commit (7-40 hex "
-            "digits): Colab must install the helpers at a ref that never moves, not a branch"
+            f"{ref!r} is not a git branch, tag or commit name (letters, digits and ._/-, e.g. "
+            "main, v0.2.0, workshop-2026-11 or 7-40 hex digits)"
         )
     return Target(slug, ref)
 
@@ -101,7 +105,7 @@ def current_target(root: Path) -> Target:
 def rewrite(text: str, old_slug: str, new: Target) -> str:
     """``text`` with every install target, Colab link and mention of ``old_slug`` pointing at ``new``."""
     text = _INSTALL.sub(lambda _: new.install(), text)
-    text = _COLAB.sub(lambda _: new.colab_prefix(), text)
+    text = _COLAB.sub(lambda m: new.colab_prefix(m.group("folder")), text)
     if old_slug != new.slug:
         # The old slug as a whole word: not part of a longer name, though ``.git`` may follow it.
         mention = re.compile(rf"(?<![\w.-]){re.escape(old_slug)}(?![\w-]|\.(?!git\b)\w)")

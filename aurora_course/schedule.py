@@ -1,21 +1,44 @@
-"""Workshop schedules built from the minutes each notebook announces.
+"""Workshop schedules built from what each notebook holds.
 
-Each notebook's title cell says how long it takes, split into teaching and exercises:
-``**Time:** about 50 minutes (35 teaching, 15 exercises).`` That line is the one source of the
-minutes: :func:`course_schedule` lays the notebooks out on three paths (3 hours, 6 hours, two
-days) with breaks, and moves exercises to "after the workshop" when a path would overrun. The
-course's ``SCHEDULE.md`` is :func:`render_schedule` of it (``aurora schedule --write``; a test
-fails when the file and the notebooks disagree).
+Each notebook's title cell announces how long it takes, split into teaching and exercises:
+``**Time:** about 50 minutes (35 teaching, 15 exercises).``. Hand-written minutes ran low
+against the content (issue 28), so a schedule uses minutes derived from the notebook by one
+stated rule (:func:`derived_minutes`): teaching is the prose a learner sees (instructor notes
+left out) at :data:`WORDS_PER_MINUTE`, plus :data:`DEMO_CELL_MINUTES` for every code cell run and
+discussed (not a solution or a check); exercises are :data:`EXERCISE_MINUTES` each; both rounded
+up to :data:`ROUND_TO` minutes. :func:`course_schedule` lays the notebooks out on three paths
+(3 hours, 6 hours, two days) with a set-up slot and a welcome on the first day, breaks, lunch, a
+wrap-up and the spare minutes labelled as buffer, and moves exercises to "after the workshop"
+when a day would overrun. Each notebook has a cut list (:data:`CUTS`): what to show rather than
+run, and which exercise to drop, when the room runs late. The course's ``SCHEDULE.md`` is
+:func:`render_schedule` of it (``aurora schedule --write``; a test fails when the file and the
+notebooks disagree).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .course_notebook import CourseNotebook
 
+#: The rule that turns a notebook into minutes (:func:`derived_minutes`). A presenter talks
+#: through the prose learners read at about this many words a minute ...
+WORDS_PER_MINUTE = 120
+#: ... spends this long on each code cell that runs a demonstration (run it, say what it shows)
+DEMO_CELL_MINUTES = 0.5
+#: ... and a learner spends this long on an exercise: reading it, writing the answer, running the
+#: check, fixing it once.
+EXERCISE_MINUTES = 6
+#: Teaching and exercise minutes are rounded up to a multiple of this.
+ROUND_TO = 5
+#: The first day starts with this long for learners to log in (JupyterHub), open Colab or start
+#: `make learn`, and run 00's first cells; a welcome follows. Every day ends with a wrap-up.
+SETUP_MINUTES = 15
+WELCOME_MINUTES = 10
+WRAP_UP_MINUTES = 10
 #: Work between two breaks, at most (minutes); a break comes between notebooks.
 WORK_BETWEEN_BREAKS = 90
 BREAK_MINUTES = 10
@@ -34,10 +57,86 @@ class NotebookTime:
     title: str
     teaching: int
     exercises: int
+    #: What the notebook's own time line announces (teaching, exercises), shown beside.
+    announced: tuple[int, int] | None = None
 
     @property
     def total(self) -> int:
         return self.teaching + self.exercises
+
+
+@dataclass(frozen=True)
+class Content:
+    """What :func:`derived_minutes` counts in a notebook."""
+
+    words: int  # in markdown cells a learner sees (not instructor notes)
+    demo_cells: int  # code cells that are neither a solution nor a check
+    exercises: int
+
+
+def content(notebook: CourseNotebook) -> Content:
+    """The prose, demonstration cells and exercises of a course notebook."""
+    words = sum(
+        len(c.source.split()) for c in notebook.cells if c.is_markdown and not c.is_instructor
+    )
+    checks = set(notebook.checks)
+    demos = sum(
+        1 for c in notebook.cells if c.is_code and not c.is_solution and c.index not in checks
+    )
+    return Content(words, demos, len(notebook.exercises))
+
+
+def _round_up(minutes: float) -> int:
+    return math.ceil(minutes / ROUND_TO - 1e-9) * ROUND_TO
+
+
+def derived_minutes(counted: Content) -> tuple[int, int]:
+    """(teaching, exercises) minutes by the course's rule: words / WORDS_PER_MINUTE + demo cells
+    x DEMO_CELL_MINUTES, and exercises x EXERCISE_MINUTES, each rounded up to ROUND_TO."""
+    teaching = counted.words / WORDS_PER_MINUTE + counted.demo_cells * DEMO_CELL_MINUTES
+    return _round_up(teaching), _round_up(counted.exercises * EXERCISE_MINUTES)
+
+
+#: When the room runs late, per notebook: sections to show (run by the presenter, or shown from
+#: the website's executed copy) rather than have everyone run, and the exercise to drop (it moves
+#: to after the workshop). Section names are the start of a ``##`` heading; a test checks that
+#: every section and exercise named exists in its notebook.
+CUTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "00": (("What does this machine offer JAX?",), "00.3"),
+    "01": (("6. Pytrees, random keys, masks and NaNs",), "01.4"),
+    "02": (("7. `jax.pmap`", "9. The persistent compilation cache"), "02.3"),
+    "03": (("4. What a simulated device is", "5. Older names"), "03.3"),
+    "04": (("6. Memory accounting", "7. Older API"), "04.4"),
+    "05": (("6. Profiling", "7. Measuring the machine"), "05.2"),
+    "06": (("6. Training a small MLP on a 2-D mesh",), "06.4"),
+    "07": (("7. An all-gather matmul", "8. Older forms"), "07.3"),
+    "08": (("When a process fails", "The same program under a real launcher"), "08.3"),
+    "09": (("6. A two-stage pipeline",), "09.3"),
+    "10": (("5. Activation memory", "6. Orbax"), "10.2"),
+    "A1": (("Calling C++ through jax.ffi", "mpi4jax"), "A1.3"),
+}
+
+
+def check_cuts(notebook: CourseNotebook) -> list[str]:
+    """What :data:`CUTS` names for ``notebook`` that the notebook lacks (empty: all found)."""
+    if notebook.number not in CUTS:
+        return [f"{notebook.name}: no cut list in schedule.CUTS"]
+    sections, drop = CUTS[notebook.number]
+    headings = [
+        line[3:].strip()
+        for c in notebook.cells
+        if c.is_markdown
+        for line in c.source.splitlines()
+        if line.startswith("## ")
+    ]
+    problems = [
+        f"{notebook.name}: no section starting {s!r}"
+        for s in sections
+        if not any(h.startswith(s) for h in headings)
+    ]
+    if drop not in notebook.labels:
+        problems.append(f"{notebook.name}: no exercise {drop}")
+    return problems
 
 
 def notebook_time(notebook: CourseNotebook) -> NotebookTime:
@@ -63,13 +162,27 @@ def notebook_time(notebook: CourseNotebook) -> NotebookTime:
     return NotebookTime(notebook.number, notebook.title, time.teaching, time.exercises)
 
 
+def derived_time(notebook: CourseNotebook) -> NotebookTime:
+    """The notebook's :class:`NotebookTime` by :func:`derived_minutes`, with what its time line
+    announces beside (:func:`notebook_time` checks that line first)."""
+    announced = notebook_time(notebook)
+    teaching, exercises = derived_minutes(content(notebook))
+    return NotebookTime(
+        announced.number,
+        announced.title,
+        teaching,
+        exercises,
+        (announced.teaching, announced.exercises),
+    )
+
+
 def read_course_times(notebooks_dir: Path) -> dict[str, NotebookTime]:
-    """Every course notebook's :class:`NotebookTime`, by number, in course order."""
+    """Every course notebook's :class:`NotebookTime` (derived minutes), by number, in order."""
     from .course import find_notebooks
 
     times = {}
     for path in find_notebooks(notebooks_dir):
-        found = notebook_time(CourseNotebook.read(path))
+        found = derived_time(CourseNotebook.read(path))
         times[found.number] = found
     if not times:
         raise ScheduleError(f"no course notebooks (NN_name.ipynb) in {notebooks_dir}")
@@ -85,6 +198,7 @@ class DayPlan:
     minutes: int
     start: str = "09:00"
     lunch: bool = False
+    first: bool = True  # the first day in the room: set-up and welcome (later: a recap)
 
 
 @dataclass(frozen=True)
@@ -101,25 +215,26 @@ class PathPlan:
 PATHS: tuple[PathPlan, ...] = (
     PathPlan(
         "3-hour workshop",
-        "engineers who have used jax.jit; placement and sharding in one afternoon, with arrays, "
-        "transformations and devices done beforehand",
-        prework=("00", "01", "02", "03"),
-        days=(DayPlan("The afternoon", ("04", "06", "07"), 180, start="13:30"),),
+        "engineers who have used jax.jit; sharding and shard_map in one afternoon, with arrays, "
+        "transformations, devices and placement done beforehand",
+        prework=("00", "01", "02", "03", "04"),
+        days=(DayPlan("The afternoon", ("06", "07"), 180, start="13:30"),),
     ),
     PathPlan(
         "6-hour workshop",
-        "a one-day course from transformations to shard_map; 05 (async dispatch and measuring), "
-        "08, 09 and A1 are follow-up work",
+        "a one-day course from transformations to shard_map; 04 (placement and memory), 05 (async "
+        "dispatch and measuring), 08, 09 and A1 are follow-up work",
         prework=("00", "01"),
-        days=(DayPlan("The day", ("02", "03", "04", "06", "07"), 360, lunch=True),),
+        days=(DayPlan("The day", ("02", "03", "06", "07"), 360, lunch=True),),
     ),
     PathPlan(
         "Two-day course",
-        "the whole course, multi-host and the capstone included; A1 (custom kernels) on day 2",
+        "the whole course, multi-host and the capstone included; A1 (custom kernels) and 10 (the "
+        "training stack) are follow-up work",
         prework=("00",),
         days=(
-            DayPlan("Day 1", ("01", "02", "03", "04", "05"), 360, lunch=True),
-            DayPlan("Day 2", ("06", "07", "08", "09", "A1"), 360, lunch=True),
+            DayPlan("Day 1", ("01", "02", "03", "04"), 360, lunch=True),
+            DayPlan("Day 2", ("05", "06", "07", "08", "09"), 360, lunch=True, first=False),
         ),
     ),
 )
@@ -131,7 +246,7 @@ class Slot:
 
     start: int  # minutes after the day's start
     minutes: int
-    kind: str  # "teaching", "exercises", "break", "lunch"
+    kind: str  # "set-up", "welcome", "teaching", "exercises", "break", "lunch", "buffer", "wrap-up"
     notebook: NotebookTime | None = None
 
 
@@ -157,9 +272,18 @@ class DaySchedule:
 
 
 def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]) -> list[Slot]:
-    """Slots for ``notebooks`` (exercises only for those in ``in_room``), breaks between them."""
+    """Slots for ``notebooks`` (exercises only for those in ``in_room``): set-up and welcome (a
+    recap on later days) first, breaks between notebooks, lunch once, a wrap-up last."""
     slots: list[Slot] = []
-    clock = since_break = 0
+    clock = 0
+    for kind, minutes in (
+        (("set-up", SETUP_MINUTES), ("welcome", WELCOME_MINUTES))
+        if plan.first
+        else (("welcome", WELCOME_MINUTES),)
+    ):
+        slots.append(Slot(clock, minutes, kind))
+        clock += minutes
+    since_break = 0  # set-up and welcome are not a block of work
     lunch_taken = not plan.lunch
     for index, nb in enumerate(notebooks):
         work = nb.teaching + (nb.exercises if nb.number in in_room else 0)
@@ -178,8 +302,18 @@ def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]
             slots.append(Slot(clock, nb.exercises, "exercises", nb))
             clock += nb.exercises
         since_break += work
+    breaks = [i for i, slot in enumerate(slots) if slot.kind == "break"]
+    if not lunch_taken and breaks:  # no break came late enough: the last one becomes lunch
+        at, longer = breaks[-1], LUNCH_MINUTES - BREAK_MINUTES
+        slots[at] = Slot(slots[at].start, LUNCH_MINUTES, "lunch")
+        slots[at + 1 :] = [
+            Slot(s.start + longer, s.minutes, s.kind, s.notebook) for s in slots[at + 1 :]
+        ]
+        clock += longer
+        lunch_taken = True
     if not lunch_taken:  # a short day never got long enough for lunch before its last notebook
         raise ScheduleError(f"{plan.label}: lunch was planned but the day is too short for it")
+    slots.append(Slot(clock, WRAP_UP_MINUTES, "wrap-up"))
     return slots
 
 
@@ -207,6 +341,12 @@ def plan_day(plan: DayPlan, times: dict[str, NotebookTime]) -> DaySchedule:
             "shorten the notebooks' teaching time or take a notebook off this path"
         )
     homework = [nb for nb in notebooks if nb.number not in in_room and nb.exercises]
+    if end < plan.minutes:  # the spare minutes, labelled, before the wrap-up
+        wrap = slots.pop()
+        slots += [
+            Slot(wrap.start, plan.minutes - end, "buffer"),
+            Slot(wrap.start + plan.minutes - end, wrap.minutes, "wrap-up"),
+        ]
     return DaySchedule(plan, slots, homework)
 
 
@@ -229,24 +369,65 @@ def _clock(start: str, minutes: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
+#: What the fixed slots of a day are for, as SCHEDULE.md says it.
+SLOT_WORDS = {
+    "set-up": "Set-up: log in to the hub (or open the Colab links, or `make learn`), open "
+    "student/00_welcome.ipynb, run its first cells",
+    "welcome": "Welcome: the plan of the day, how exercises and their checks work",
+    "lunch": "Lunch",
+    "break": "Break",
+    "buffer": "Buffer: spare minutes for a late start, questions, or catching up",
+    "wrap-up": "Wrap-up: questions, what to do after the workshop, feedback",
+}
+
+
+def _cut_lines(notebooks: Sequence[NotebookTime]) -> list[str]:
+    lines = []
+    for nb in notebooks:
+        if nb.number not in CUTS:
+            continue
+        sections, drop = CUTS[nb.number]
+        shown = "; ".join(f"§ {s}" for s in sections)
+        lines.append(
+            f"- {nb.number}: show rather than run {shown}; drop exercise {drop} "
+            "(it moves to after the workshop)."
+        )
+    return lines
+
+
 def render_schedule(times: dict[str, NotebookTime]) -> str:
-    """``SCHEDULE.md``: the three paths as tables, with pre-work and follow-up exercises."""
+    """``SCHEDULE.md``: the three paths as tables, with pre-work, cut lists and follow-up
+    exercises."""
     lines = [
         "# Workshop schedules",
         "",
-        "Generated by `aurora schedule --write` from the time line in each notebook's title cell",
-        "(`**Time:** about N minutes (T teaching, E exercises).`); do not edit by hand.",
-        f"Breaks: {BREAK_MINUTES} minutes at most every {WORK_BETWEEN_BREAKS} minutes of work;",
-        f"lunch: {LUNCH_MINUTES} minutes. When a day would overrun, the exercises of its last",
-        'notebooks move to "after the workshop" (learners do them alone; `aurora grade` checks',
-        "them). Instructor notes in each notebook (cells tagged `instructor`) say where learners",
-        "get stuck.",
+        "Generated by `aurora schedule --write` from the notebooks; do not edit by hand.",
         "",
-        "| notebook | teaching | exercises | total |",
-        "|---|---:|---:|---:|",
+        "**Minutes, by one rule** (`aurora_course/schedule.py`, tested): teaching is the prose a",
+        f"learner sees (instructor notes left out) at {WORDS_PER_MINUTE} words a minute, plus",
+        f"{DEMO_CELL_MINUTES:g} minutes for each code cell that runs a demonstration (not a solution,",
+        f"not a check); exercises are {EXERCISE_MINUTES} minutes each; both rounded up to",
+        f"{ROUND_TO} minutes. The minutes each notebook's time line announces are shown beside.",
+        "",
+        f"**A day:** the first day opens with {SETUP_MINUTES} minutes of set-up and a",
+        f"{WELCOME_MINUTES}-minute welcome (later days with a {WELCOME_MINUTES}-minute recap) and",
+        f"every day closes with a {WRAP_UP_MINUTES}-minute wrap-up; breaks: {BREAK_MINUTES} minutes",
+        f"at most every {WORK_BETWEEN_BREAKS} minutes of work; lunch: {LUNCH_MINUTES} minutes. Spare",
+        "minutes are labelled *buffer*. When a day would overrun, the exercises of its last",
+        'notebooks move to "after the workshop" (learners do them alone; `aurora grade` checks',
+        "them). Each day lists what to cut when the room runs late. Instructor notes in each",
+        "notebook (cells tagged `instructor`) say where learners get stuck.",
+        "",
+        "| notebook | teaching | exercises | total | its time line says |",
+        "|---|---:|---:|---:|---:|",
     ]
     for nb in times.values():
-        lines.append(f"| {nb.number} · {nb.title} | {nb.teaching} | {nb.exercises} | {nb.total} |")
+        said = (
+            f"{sum(nb.announced)} ({nb.announced[0]} + {nb.announced[1]})" if nb.announced else ""
+        )
+        lines.append(
+            f"| {nb.number} · {nb.title} | {nb.teaching} | {nb.exercises} | {nb.total} | {said} |"
+        )
     for path, days in course_schedule(times):
         lines += ["", f"## {path.name}", "", f"**Who it is for:** {path.audience}.", ""]
         pre = [times[n] for n in path.prework]
@@ -269,16 +450,20 @@ def render_schedule(times: dict[str, NotebookTime]) -> str:
                     f"{_clock(day.plan.start, slot.start)}–"
                     f"{_clock(day.plan.start, slot.start + slot.minutes)}"
                 )
-                if slot.notebook is None:
-                    what = "Lunch" if slot.kind == "lunch" else "Break"
-                else:
+                if slot.notebook is not None:
                     what = f"{slot.notebook.number} · {slot.notebook.title}: {slot.kind}"
+                elif slot.kind == "welcome" and not day.plan.first:
+                    what = "Welcome back: a recap of the day before, questions"
+                else:
+                    what = SLOT_WORDS[slot.kind]
                 lines.append(f"| {when} | {what} | {slot.minutes} |")
+            fixed = sum(day.total(k) for k in ("set-up", "welcome", "wrap-up"))
             lines += [
                 "",
                 f"Teaching {day.total('teaching')} min, exercises {day.total('exercises')} min, "
-                f"breaks {day.total('break') + day.total('lunch')} min; "
-                f"{day.minutes} of {day.plan.minutes} minutes.",
+                f"set-up, welcome and wrap-up {fixed} min, "
+                f"breaks {day.total('break') + day.total('lunch')} min, "
+                f"buffer {day.total('buffer')} min; {day.plan.minutes} minutes.",
             ]
             if day.homework:
                 lines.append(
@@ -286,4 +471,6 @@ def render_schedule(times: dict[str, NotebookTime]) -> str:
                     + ", ".join(f"{nb.number} ({nb.exercises} min)" for nb in day.homework)
                     + "."
                 )
+            in_day = [times[n] for n in day.plan.notebooks]
+            lines += ["", "If the room runs late:", "", *_cut_lines(in_day)]
     return "\n".join(lines) + "\n"

@@ -1,103 +1,52 @@
-"""The rules an answer cell must follow, checked statically: what ``aurora grade`` screens.
+"""The rules an answer cell must follow, checked statically: one rule set, applied in two places.
 
-A solution cell may hold what ``aurora student`` can stub: imports, function definitions and
-assignments to plain names. The screen also rejects code that could fake a pass instead of solving
-the exercise: patching the checking code, reaching the interpreter's internals, rebinding names
-the course's own cells rely on, or writing outside the function's own variables. It reads the code
-only (Python's ``ast``); it never runs it. Each problem is one sentence naming the line.
+``aurora grade`` screens the answer cells of a submitted notebook with it, and a notebook's own
+``ah.check`` screens the learner's answer cells in the kernel with it
+(:mod:`aurora_helpers.answer_cells`), so the two never disagree and the notebook says what to
+change while the learner can still change it.
 
-The rules live in the helpers, not in the tools, so that a notebook's own ``ah.check`` can apply
-the same screen as ``aurora grade`` (and the two never disagree); they import nothing but the
-standard library.
+An answer may hold what a learner writes while solving: functions, assignments, a trial
+``print(...)``, imports of JAX, NumPy, the standard library's computing modules (``operator``,
+``itertools``, ...) and whatever the notebook itself imports. The screen rejects what could fake
+a pass or skip the skill instead: patching or calling the checking code, reaching the
+interpreter's internals (frames, ``sys.modules``, ``exec``), rebinding names the course's own
+cells use, changing their values in place, defining classes (objects that compare equal to
+anything), and reading or writing files or the environment (``open``, ``np.save``/``np.load``,
+``os.remove``, ``os.environ[...] = ...``). Reading the environment (``{**os.environ, ...}``) and
+starting a process are allowed. It reads the code only (Python's ``ast``); each problem is one
+sentence naming the line. It imports nothing but the standard library.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-#: Packages a solution may import from, besides those the course notebook imports itself.
-BASE_IMPORTS = frozenset(
-    {
-        "jax",
-        "jaxlib",
-        "numpy",
-        "math",
-        "functools",
-        "itertools",
-        "typing",
-        "collections",
-        "dataclasses",
-    }
+from ._answer_rules import (
+    ALWAYS_PROTECTED,
+    BASE_IMPORTS,
+    BLOCKED_BUILTINS,
+    CHECKING_NAMES,
+    FILE_ATTRIBUTES,
+    FRAME_ATTRIBUTES,
+    HELPER_ALIASES,
+    HELPER_PACKAGES,
+    MODULE_RULES,
+    MUTATING_METHODS,
+    NEVER_IMPORTS,
+    TAMPERING_BUILTINS,
+    TAMPERING_IMPORTS,
 )
-#: Packages a solution may never import: they reach the interpreter, the file system, other
-#: processes or the checking code.
-BLOCKED_IMPORTS = frozenset(
-    {
-        "IPython", "_thread", "aurora_course", "aurora_helpers", "atexit", "builtins", "code", "codeop", "ctypes",
-        "gc", "importlib", "inspect", "io", "marshal", "multiprocessing", "operator", "os",
-        "pathlib", "pdb", "pickle", "runpy", "shutil", "signal", "socket", "subprocess", "sys",
-        "tempfile", "threading", "traceback", "types", "unittest", "weakref", "ipykernel",
-    }
-)  # fmt: skip
-#: Built-in functions that read or change namespaces, attributes or files by name.
-BLOCKED_BUILTINS = frozenset(
-    {
-        "__import__", "breakpoint", "compile", "delattr", "eval", "exec", "getattr", "globals",
-        "input", "locals", "memoryview", "open", "setattr", "vars", "exit", "quit", "get_ipython",
-    }
-)  # fmt: skip
-#: Built-ins that change namespaces or attributes or run code from text: using one is tampering.
-TAMPERING_BUILTINS = frozenset(
-    {"__import__", "compile", "delattr", "eval", "exec", "globals", "locals", "setattr", "vars"}
-)
-#: Imports that reach the interpreter's internals: using one is tampering.
-TAMPERING_IMPORTS = frozenset({"builtins", "ctypes", "gc", "importlib", "inspect", "sys"})
-#: Methods that change their object in place (lists, dicts, sets, NumPy arrays). Called on a
-#: value one of the course's cells made (not an imported module), they could change what a check
-#: compares.
-MUTATING_METHODS = frozenset(
-    {
-        "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update", "setdefault",
-        "sort", "reverse", "add", "discard", "fill", "put", "resize", "setflags", "itemset",
-        "partition", "byteswap",
-    }
-)  # fmt: skip
-#: Public names of the helpers that do the checking; a solution has no use for them.
-CHECKING_NAMES = frozenset(
-    {
-        "check", "exercises", "routes", "contract", "answer_screen", "CheckResult", "ExerciseFailed", "NotSolvedYet",
-        "Case", "differences", "assert_matches", "expect_error", "student",
-    }
-)  # fmt: skip
-#: Names the course's cells rely on whatever the notebook binds: the helpers, IPython's, and
-#: every built-in (a learner's ``sum = ...`` would change what a check cell computes).
-ALWAYS_PROTECTED = frozenset(
-    {"ah", "aurora_helpers", "get_ipython", "display", "In", "Out", *dir(builtins)}
-)
-#: Attributes that read or write files or the environment (NumPy's ``tofile``, ``os.environ``).
-#: Not ``load``: Pallas kernels use ``pl.load``.
-BLOCKED_ATTRIBUTES = frozenset(
-    {
-        "tofile", "fromfile", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
-        "fromregex", "memmap", "DataSource", "environ", "system", "popen",
-    }
-)  # fmt: skip
-#: The names under which the helpers are imported in notebooks.
-HELPER_ALIASES = frozenset({"ah", "aurora_helpers"})
-#: The course's packages: importing their modules from an answer reaches the checking code.
-HELPER_PACKAGES = frozenset({"aurora_helpers", "aurora_course"})
 
 
 @dataclass
 class Screening:
-    """The verdict on one solution cell: the problems found (empty: it may run), in words.
+    """The verdict on one answer cell: the problems found (empty: it may run), in words.
 
     ``tampering`` is true when a problem is an attempt at the checking machinery (patching
-    ``ah.check``, setting attributes, rebinding ``ah``, ``exec``, ``sys``, ...) rather than a
-    statement a solution cell may not hold.
+    ``ah.check``, setting attributes, rebinding ``ah``, ``exec``, ``sys.modules``, ...) rather
+    than something an answer may not do.
     """
 
     problems: list[str] = field(default_factory=list)
@@ -110,6 +59,8 @@ class Screening:
 
     def add(self, node: ast.AST, text: str, *, tampering: bool = False) -> None:
         problem = f"line {getattr(node, 'lineno', '?')}: {text}"
+        if problem in self.problems:
+            return
         self.problems.append(problem)
         if tampering:
             self.attempts.append(problem)
@@ -149,18 +100,71 @@ def _import_bindings(node: ast.Import | ast.ImportFrom) -> list[tuple[str, str, 
     return out
 
 
-def _module_level_bindings(tree: ast.Module) -> Iterable[tuple[str, str]]:
-    """Names a cell binds at the top level, with their description (see :class:`CourseNames`)."""
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for bound, description, _ in _import_bindings(node):
-                yield bound, description
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield node.name, ""
-        else:
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    yield sub.id, ""
+def _dotted(description: str) -> str:
+    """The object an import description binds: ``"import os"`` -> ``os``, ``"from jax import
+    numpy"`` -> ``jax.numpy``."""
+    words = description.split()
+    if len(words) == 2:
+        return words[1]
+    return f"{words[1]}.{words[3]}" if len(words) == 4 else ""
+
+
+def _top_level(statements: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements a cell runs at its top level, inside ``if``/``for``/``with``/``try`` too
+    (not inside function or class bodies)."""
+    for node in statements:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            yield from _top_level(getattr(node, name, []))
+        for handler in getattr(node, "handlers", []):
+            yield from _top_level(handler.body)
+        for case in getattr(node, "cases", []):
+            yield from _top_level(case.body)
+
+
+def _own_statement_names(node: ast.stmt) -> Iterator[tuple[str, str]]:
+    """Names one statement binds (or deletes) in the cell's namespace, not in nested blocks."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        for bound, description, _ in _import_bindings(node):
+            yield bound, description
+        return
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name, ""
+        return
+    parts: list[ast.AST] = []
+    for name, value in ast.iter_fields(node):
+        if name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        parts += value if isinstance(value, list) else [value]
+    for part in parts:
+        if not isinstance(part, ast.AST):
+            continue
+        for sub in ast.walk(part):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                yield sub.id, ""
+
+
+def bindings(tree: ast.Module) -> dict[str, str]:
+    """The names a cell binds at its top level, with their description (see
+    :class:`CourseNames`); a name bound twice in different ways keeps ``""``."""
+    bound: dict[str, str] = {}
+    for node in _top_level(tree.body):
+        for name, description in _own_statement_names(node):
+            bound[name] = description if bound.get(name, description) == description else ""
+    return bound
+
+
+def imported_packages(tree: ast.AST) -> set[str]:
+    """The top-level packages a piece of code imports anywhere."""
+    return {
+        package
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for _, _, package in _import_bindings(node)
+        if package
+    }
 
 
 def course_names(other_cells: Iterable[str], solution_cells: Iterable[str]) -> CourseNames:
@@ -177,11 +181,9 @@ def course_names(other_cells: Iterable[str], solution_cells: Iterable[str]) -> C
             tree = ast.parse(source)
         except SyntaxError:
             continue
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                imports.update(package for _, _, package in _import_bindings(node) if package)
+        imports |= imported_packages(tree)
         if not is_solution:
-            for name, description in _module_level_bindings(tree):
+            for name, description in bindings(tree).items():
                 # A name bound twice in different ways keeps "" (only an identical import may rebind).
                 bound[name] = description if bound.get(name, description) == description else ""
     return CourseNames(bound=bound, imports=frozenset(imports))
@@ -204,22 +206,50 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) 
 
 
 def _root_name(node: ast.expr) -> str | None:
-    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
-        node = node.value
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None
 
 
 class _Screen(ast.NodeVisitor):
-    """Walks a solution cell, collecting problems; tracks the enclosing function's locals."""
+    """Walks an answer cell, collecting problems; tracks the enclosing function's locals and
+    which names stand for which modules (the cell's own imports and the notebook's)."""
 
-    def __init__(self, allowed_imports: frozenset[str], course: CourseNames) -> None:
+    def __init__(self, tree: ast.Module, course: CourseNames) -> None:
         self.verdict = Screening()
-        self.allowed_imports = allowed_imports
         self.course = course
+        self.allowed_imports = BASE_IMPORTS | course.imports | {"aurora_helpers"}
         self.locals: list[set[str]] = []
+        self.calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)]
+        self.modules = {n: _dotted(d) for n, d in course.bound.items() if d}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self.modules.update((b, _dotted(d)) for b, d, _ in _import_bindings(node))
 
     def problem(self, node: ast.AST, text: str, *, tampering: bool = False) -> None:
         self.verdict.add(node, text, tampering=tampering)
+
+    def module_of(self, node: ast.expr) -> str | None:
+        """The dotted name of the module (or module member) an expression names, if it does."""
+        if isinstance(node, ast.Name):
+            return self.modules.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.module_of(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def use(self, node: ast.AST, dotted: str) -> None:
+        """Screen the use of a module member by its dotted name (``os.path.exists``): each module
+        along the path may forbid the next part."""
+        parts = dotted.split(".")
+        for end in range(1, len(parts)):
+            rule = MODULE_RULES.get(".".join(parts[:end]))
+            found = rule.problem(parts[end]) if rule is not None else None
+            if found is not None:
+                why, tampering = found
+                name = ".".join(parts[: end + 1])
+                self.problem(node, f"`{name}` {why}", tampering=tampering)
+                return
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         if not isinstance(node, ast.Lambda) and node.name.startswith("__"):
@@ -232,80 +262,90 @@ class _Screen(ast.NodeVisitor):
     visit_Lambda = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self.problem(node, "a solution may not define classes")
+        self.problem(node, "an answer may not define classes; write functions")
 
     def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
-        self.problem(node, "a solution may not use `global` or `nonlocal`")
+        self.problem(node, "an answer may not use `global` or `nonlocal`; return the value instead")
 
     visit_Nonlocal = visit_Global
 
     def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         for _, description, package in _import_bindings(node):
-            if package in BLOCKED_IMPORTS and not (
-                package == "aurora_helpers" and description == "import aurora_helpers"
-            ):
-                tampering = package in TAMPERING_IMPORTS or package in HELPER_PACKAGES
+            dotted = _dotted(description)
+            plain_helpers = description == "import aurora_helpers"
+            if package in HELPER_PACKAGES and not plain_helpers:
+                self.problem(node, f"`{description}` reaches the checking code", tampering=True)
+            elif package in NEVER_IMPORTS and not plain_helpers:
                 self.problem(
-                    node, f"`{description}` is not allowed in a solution", tampering=tampering
+                    node,
+                    f"`{description}` is not allowed in an answer",
+                    tampering=package in TAMPERING_IMPORTS,
                 )
             elif package not in self.allowed_imports:
                 self.problem(
                     node,
-                    f"`{description}`: a solution may import only {', '.join(sorted(self.allowed_imports))}",
+                    f"`{description}`: an answer may import JAX, NumPy, the standard library's "
+                    "computing modules (math, operator, itertools, ...) and what the notebook "
+                    "imports",
+                    tampering=package in TAMPERING_IMPORTS,
                 )
-            elif any(part.startswith("_") for part in description.split()[1].split(".")):
+            elif any(part.startswith("_") for part in dotted.split(".")):
                 self.problem(node, f"`{description}` reaches a private module")
+            elif isinstance(node, ast.ImportFrom):
+                self.use(node, dotted)
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
-                if alias.name == "*" or alias.name.startswith("_"):
-                    self.problem(
-                        node, f"`from ... import {alias.name}` is not allowed in a solution"
-                    )
+                if alias.name == "*":
+                    self.problem(node, "`from ... import *` is not allowed in an answer")
 
     visit_ImportFrom = visit_Import
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in BLOCKED_BUILTINS:
             tampering = node.id in TAMPERING_BUILTINS
-            self.problem(node, f"`{node.id}` is not allowed in a solution", tampering=tampering)
+            self.problem(node, f"`{node.id}` is not allowed in an answer", tampering=tampering)
         elif node.id.startswith("__") or node.id.startswith("_aurora"):
             self.problem(node, f"the name `{node.id}` is reserved", tampering=True)
+        elif isinstance(node.ctx, ast.Load) and node.id in self.modules:
+            self.use(node, self.modules[node.id])
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        module = self.module_of(node.value)
+        at_top = not self.locals
         if node.attr.startswith("_"):
             self.problem(
-                node, f"`.{node.attr}`: a solution may not use private or special attributes"
+                node, f"`.{node.attr}`: an answer may not use private or special attributes"
             )
-        elif node.attr in BLOCKED_ATTRIBUTES:
-            self.problem(
-                node, f"`.{node.attr}`: a solution may not read or write files or the environment"
-            )
-        elif (
-            isinstance(node.value, ast.Name)
-            and node.value.id in HELPER_ALIASES
-            and node.attr in CHECKING_NAMES
-        ):
+        elif node.attr in FRAME_ATTRIBUTES:
+            self.problem(node, f"`.{node.attr}` reaches a running frame", tampering=True)
+        elif node.attr in FILE_ATTRIBUTES:
+            self.problem(node, f"`.{node.attr}`: an answer may not read or write files")
+        elif module in HELPER_PACKAGES and node.attr in CHECKING_NAMES:
             self.problem(
                 node,
-                f"`{node.value.id}.{node.attr}`: a solution may not use the checking code",
-                tampering=True,
+                f"`{ast.unparse(node)}`: an answer may not use the checking code (the check "
+                "cell calls it)",
+                tampering=not (at_top and self.calling(node)),
             )
+        elif module is not None:
+            self.use(node, f"{module}.{node.attr}")
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self.problem(node, "a solution may not set or delete attributes", tampering=True)
+            self.problem(node, "an answer may not set or delete attributes", tampering=True)
         self.generic_visit(node)
+
+    def calling(self, node: ast.Attribute) -> bool:
+        """Whether ``node`` is called right where it is named (``ah.check(...)``)."""
+        return any(isinstance(c, ast.Call) and c.func is node for c in self.calls)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             root = _root_name(node)
-            if not self.locals or root is None or root not in self.locals[-1]:
+            if self.module_of(node.value) == "os.environ":
+                self.problem(node, "an answer may not change the environment (`os.environ`)")
+            elif not self.locals or root is None or root not in self.locals[-1]:
                 self.problem(
-                    node, "a solution may change items only of its functions' own variables"
+                    node, "an answer may change items only of its functions' own variables"
                 )
-        self.generic_visit(node)
-
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        if not self.locals:
-            self.problem(node, "`:=` outside a function is not allowed in a solution")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -314,7 +354,9 @@ class _Screen(ast.NodeVisitor):
         if isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
             root = _root_name(node.func.value)
             mine = bool(self.locals) and root in self.locals[-1]
-            if root is not None and self.course.bound.get(root) == "" and not mine:
+            if self.module_of(node.func.value) == "os.environ":
+                self.problem(node, "an answer may not change the environment (`os.environ`)")
+            elif root is not None and self.course.bound.get(root) == "" and not mine:
                 self.problem(
                     node,
                     f"`{root}....{node.func.attr}(...)` changes a value the course's cells made",
@@ -322,14 +364,11 @@ class _Screen(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-_KINDS = {"Expr": "an expression (a call, a print)", "AugAssign": "an augmented assignment"}
-
-
 def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) -> Screening:
     """Why ``source`` may not stand in for a course solution cell (no problems: it may).
 
     Args:
-        source: the learner's cell.
+        source: the learner's answer (one cell, or an exercise's cells joined).
         course: the course notebook's names (:func:`course_names`).
         own_names: names the course's own solution cell binds; the learner may bind these.
     """
@@ -337,48 +376,48 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
         tree = ast.parse(source)
     except SyntaxError as err:
         return Screening([f"line {err.lineno}: not valid Python ({err.msg})"])
-    screen = _Screen(BASE_IMPORTS | (course.imports - BLOCKED_IMPORTS) | {"aurora_helpers"}, course)
+    screen = _Screen(tree, course)
     own = set(own_names)
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for bound, description, _ in _import_bindings(node):
-                if bound in own:
-                    continue
-                if bound in ALWAYS_PROTECTED and description != "import aurora_helpers":
-                    screen.problem(
-                        node,
-                        f"`{description}` rebinds `{bound}`, which the course's cells use",
-                        tampering=bound in HELPER_ALIASES,
-                    )
-                elif bound in course.bound and course.bound[bound] != description:
-                    screen.problem(
-                        node,
-                        f"`{description}` rebinds `{bound}`, which the course's cells use; choose another name",
-                    )
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign)):
-            if isinstance(node, ast.AnnAssign) and not isinstance(node.target, ast.Name):
-                screen.problem(node, "assign to plain names only")
-            if isinstance(node, ast.Assign) and not all(
-                isinstance(e, ast.Name)
-                for t in node.targets
-                for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])
-            ):
-                screen.problem(node, "assign to plain names only")
-            for name, _ in _module_level_bindings(ast.Module(body=[node], type_ignores=[])):
-                if name not in own and (name in course.bound or name in ALWAYS_PROTECTED):
-                    screen.problem(
-                        node,
-                        f"rebinds `{name}`, which the course's cells use; choose another name",
-                        tampering=name in HELPER_ALIASES or name.startswith("_aurora"),
-                    )
-        elif not (
-            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        ) and not isinstance(node, ast.Pass):
-            screen.problem(
-                node,
-                f"a solution cell may hold only imports, function definitions and assignments to "
-                f"names, found {_KINDS.get(type(node).__name__, type(node).__name__)}; move it "
-                f"to a cell of its own",
-            )
+    for node in _top_level(tree.body):
+        for name, description in _own_statement_names(node):
+            if name in own or (description and course.bound.get(name) == description):
+                continue  # the answer's own name, or the notebook's import made again
+            if name in ALWAYS_PROTECTED and description != "import aurora_helpers":
+                screen.problem(
+                    node,
+                    f"rebinds `{name}`, which the course's cells use; choose another name",
+                    tampering=name in HELPER_ALIASES,
+                )
+            elif name in course.bound:
+                screen.problem(
+                    node,
+                    f"rebinds `{name}`, which the course's cells use; choose another name",
+                    tampering=name.startswith("_aurora"),
+                )
+        if isinstance(node, ast.AnnAssign) and not isinstance(node.target, ast.Name):
+            screen.problem(node, "assign to plain names only")
     screen.visit(tree)
     return screen.verdict
+
+
+def screen_answer(cells: Sequence[str], course: CourseNames, own_names: Iterable[str]) -> Screening:
+    """:func:`screen_solution` of an answer written over several cells, screened as one piece of
+    code (an import in one cell counts in the next) but with each problem placed in its cell."""
+    if len(cells) <= 1:
+        return screen_solution(cells[0] if cells else "", course, own_names)
+    starts, joined, line = [], [], 1
+    for source in cells:
+        starts.append(line)
+        text = source.rstrip("\n")
+        joined.append(text)
+        line += text.count("\n") + 3  # the cell's lines, then two blank ones
+    verdict = screen_solution("\n\n\n".join(joined), course, own_names)
+
+    def place(problem: str) -> str:
+        number, sep, rest = problem.removeprefix("line ").partition(": ")
+        if not sep or not number.isdigit():
+            return problem
+        cell = max(i for i, start in enumerate(starts) if start <= int(number))
+        return f"cell {cell + 1} of the answer, line {int(number) - starts[cell] + 1}: {rest}"
+
+    return Screening([place(p) for p in verdict.problems], [place(p) for p in verdict.attempts])

@@ -313,34 +313,55 @@ def check(
         (``...`` or a function raising ``NotImplementedError``/:class:`NotSolvedYet`); "wrong"
         with every difference found (an exception the answer raised counts as wrong, and is named).
 
+    Before anything runs, the answer's cells as this kernel ran them are screened with the rules
+    ``aurora grade`` applies (:mod:`aurora_helpers.answer_cells`): an answer that breaks one is
+    "wrong", with what to change, here as in the grader.
+
     Raises:
         ExerciseFailed: the answer is wrong and ``AURORA_CHECKS=raise`` is set (the course's tests).
     """
-    result = _judge(
-        exercise,
-        answer,
-        expected,
-        args=tuple(args),
-        kwargs=dict(kwargs or {}),
-        cases=tuple(cases),
-        route=tuple(route),
-        hint=hint,
-        compare=compare
-        or (
-            lambda got, want: differences(
-                got,
-                want,
-                rtol=rtol,
-                atol=atol,
-                check_dtype=check_dtype,
-                check_sharding=check_sharding,
-            )
-        ),
+    from .answer_cells import answer_problems
+
+    broken = answer_problems(exercise)
+    result = (
+        _broken_rules(exercise, broken)
+        if broken
+        else _judge(
+            exercise,
+            answer,
+            expected,
+            args=tuple(args),
+            kwargs=dict(kwargs or {}),
+            cases=tuple(cases),
+            route=tuple(route),
+            hint=hint,
+            compare=compare
+            or (
+                lambda got, want: differences(
+                    got,
+                    want,
+                    rtol=rtol,
+                    atol=atol,
+                    check_dtype=check_dtype,
+                    check_sharding=check_sharding,
+                )
+            ),
+        )
     )
     log_check(CheckRecord(result.exercise, result.status, result.detail))
     if result.wrong and checks_raise():
         raise ExerciseFailed(f"Exercise {exercise}: {result.detail}")
     return result
+
+
+def _broken_rules(exercise: str, problems: list[str]) -> CheckResult:
+    """A "wrong" result naming the rules of answer cells the answer breaks (it did not run)."""
+    return CheckResult(
+        exercise,
+        "wrong",
+        "the answer breaks a rule of answer cells (`aurora grade` applies the same rules): "
+        f"{'; '.join(problems[:5])}. Change that, then run the answer cell and this check again",
+    )
 
 
 def _once(problem: str, labels: list[str], runs: int) -> str:

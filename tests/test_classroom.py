@@ -141,9 +141,15 @@ def test_nbgitpuller_link():
     query = {k: v[0] for k, v in parse_qs(parts.query).items()}
     assert query == {
         "repo": "https://github.com/project-aurora/aurora-course",
-        "urlpath": "lab/tree/aurora-course/notebooks/05_async.ipynb",
+        "urlpath": "lab/tree/aurora-course/student/05_async.ipynb",  # the student copy
         "branch": "v1",
     }
+    instructor = parse_qs(urlsplit(nbgitpuller_link("https://h.org", folder="notebooks")).query)
+    assert instructor["urlpath"] == ["lab/tree/aurora-course/notebooks/00_welcome.ipynb"]
+    branch = parse_qs(urlsplit(nbgitpuller_link("https://h.org", folder=".")).query)
+    assert branch["urlpath"] == ["lab/tree/aurora-course/00_welcome.ipynb"]
+    with pytest.raises(ValueError, match="folder"):
+        nbgitpuller_link("https://h.org", folder="../x")
     with pytest.raises(ValueError, match="address"):
         nbgitpuller_link("hub.example.org")
 
@@ -172,6 +178,11 @@ def test_workshop_lock_covers_the_course_with_hashes():
     wanted = [
         *project["project"]["dependencies"],
         *project["project"]["optional-dependencies"]["course"],
+        *[
+            r  # the lab extra: JupyterLab, so an offline room can open the notebooks (issue 28)
+            for r in project["project"]["optional-dependencies"]["lab"]
+            if not r.startswith("aurora-helpers")
+        ],
         *project["build-system"]["requires"],
     ]
     for line in wanted:
@@ -188,6 +199,26 @@ def test_workshop_lock_covers_the_course_with_hashes():
     assert pins["jaxlib"][0] == jax_version
     # Run-only: no test tool in the workshop set.
     assert not {"pytest", "nbval", "ruff", "mypy", "selenium"} & set(pins)
+    assert "jupyterlab" in pins
+
+
+def test_the_offline_kit_installs_without_running_and_lab_never_reaches_the_network():
+    """`make install-offline` installs from the wheelhouse alone and runs nothing; `make lab`
+    with OFFLINE set refuses to pip-install JupyterLab (scripts/test-offline runs both)."""
+    dry = subprocess.run(
+        ["make", "-n", "install-offline", "WHEELHOUSE=/nowhere"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "AURORA_WHEELHOUSE=/nowhere scripts/make-venv" in dry and "aurora_course run" not in dry
+    makefile = (ROOT / "Makefile").read_text()
+    lab = makefile[makefile.index("\nlab:") : makefile.index("\n\n", makefile.index("\nlab:"))]
+    assert "OFFLINE" in lab and "install-offline" in lab
+    assert (
+        "make --no-print-directory install-offline" in (ROOT / "scripts/test-offline").read_text()
+    )
 
 
 def test_every_local_cluster_gets_its_own_free_port():

@@ -49,6 +49,23 @@ def test_a_hang_times_out_and_a_dead_kernel_is_reported(tmp_path):
         _notebook("x = 1", "while True:\n    pass", "y = 2"), cwd=tmp_path, timeout_s=8
     )
     assert hang.failure == "timed out" and hang.stopped_at == 2 and 3 not in hang.executed
+    assert not hang.cell_timed_out  # the notebook's own 8 s ran out, not a cell's limit
+    cell = execute_notebook(
+        _notebook("x = 1", "while True:\n    pass", "y = 2"),
+        cwd=tmp_path,
+        timeout_s=60,
+        cell_timeout_s=3,
+    )
+    assert cell.failure == "timed out" and cell.stopped_at == 2 and cell.cell_timed_out
+    # A limit for one cell (aurora grade: an exercise's cells) leaves the others theirs.
+    limited = execute_notebook(
+        _notebook("import time\ntime.sleep(4)", "while True:\n    pass"),
+        cwd=tmp_path,
+        timeout_s=60,
+        cell_limits={2: 2},
+    )
+    assert limited.executed == [1, 2] and limited.stopped_at == 2 and limited.cell_timed_out
+    assert "after 2 s" in limited.detail
     dead = execute_notebook(_notebook("import os\nos._exit(3)", "y = 2"), cwd=tmp_path)
     assert dead.failure == "kernel died" and dead.stopped_at == 1
     assert dead.problems()[0].startswith("the kernel died")

@@ -20,61 +20,13 @@ import pytest
 from aurora_course import grading
 from aurora_course.cli import main
 from aurora_course.course import find_notebooks
-from aurora_course.course_notebook import CourseNotebook, is_solution
+from aurora_course.course_notebook import CourseNotebook
 from aurora_course.grading import assemble
 from aurora_course.student import make_student_notebook, stub_source
 from aurora_helpers.answer_screen import course_names, screen_solution
 
 from .conftest import NOTEBOOKS
-
-SOLUTIONS = {
-    "90.1": 'def double(x):\n    """Twice x."""\n    return 2 * x',
-    "90.2": "total = int(jnp.arange(5).sum())",
-    "90.3": 'def halve(x):\n    """Half of x."""\n    return x / 2',
-}
-CHECKS = {
-    "90.1": 'ah.check("90.1", double, args=(3,), expected=6, '
-    'cases=[ah.Case(args=(0,), expected=0, label="x = 0"), '
-    'ah.Case(args=(-4,), expected=-8, label="x = -4")], hint="twice")',
-    "90.2": 'ah.check("90.2", total, expected=10)',
-    "90.3": 'ah.check("90.3", halve, args=(5.0,), expected=2.5)',
-}
-FORGED_LINE = '{"exercise": "90.1", "status": "solved", "detail": ""}'
-
-
-def _course_notebook() -> nbformat.NotebookNode:
-    """A small course notebook with three exercises, as the course writes them."""
-    v4 = nbformat.v4
-    cells = [
-        v4.new_markdown_cell("# 90 · Synthetic"),
-        v4.new_code_cell("import aurora_helpers as ah\n\nsetup = ah.setup_notebook()\nsetup"),
-        v4.new_code_cell("import jax.numpy as jnp"),
-    ]
-    for label, solution in SOLUTIONS.items():
-        cells += [
-            v4.new_markdown_cell(f"### Exercise {label}: a task\n\nDo it."),
-            v4.new_code_cell(solution, metadata={"tags": ["solution"]}),
-            v4.new_code_cell(CHECKS[label]),
-        ]
-    return v4.new_notebook(cells=cells)
-
-
-def _with(nb: nbformat.NotebookNode, label: str, source: str) -> nbformat.NotebookNode:
-    """``nb`` with the solution cell under ``### Exercise <label>`` replaced by ``source``."""
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    current = None
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and "### Exercise" in cell.source:
-            current = cell.source.split()[2].rstrip(":")
-        if is_solution(cell) and current == label:
-            cell.source = source
-    return nb
-
-
-def _write(path: Path, nb: nbformat.NotebookNode) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, path)
-    return path
+from .synthetic_course import FORGED_LINE, SOLUTIONS, course_notebook, with_answer, write
 
 
 def _hashes(folder: Path) -> dict[str, str]:
@@ -88,7 +40,7 @@ def _hashes(folder: Path) -> dict[str, str]:
 @pytest.fixture
 def course_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("course")
-    _write(folder / "90_synthetic.ipynb", _course_notebook())
+    write(folder / "90_synthetic.ipynb", course_notebook())
     return folder
 
 
@@ -96,36 +48,37 @@ def course_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def graded_class(course_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One `aurora grade` run over a class folder; the grades by submission folder name."""
     room = tmp_path_factory.mktemp("class")
-    course = _course_notebook()
+    course = course_notebook()
     student = make_student_notebook(course)
-    _write(room / "solved" / "90_synthetic.ipynb", course)
-    _write(room / "student" / "90_synthetic.ipynb", student)
-    _write(room / "one" / "90_synthetic.ipynb", _with(student, "90.2", SOLUTIONS["90.2"]))
+    write(room / "solved" / "90_synthetic.ipynb", course)
+    write(room / "student" / "90_synthetic.ipynb", student)
+    write(room / "one" / "90_synthetic.ipynb", with_answer(student, "90.2", SOLUTIONS["90.2"]))
     printed = make_student_notebook(course)
     for cell in printed.cells:
         if cell.source.startswith('ah.check("90.1"'):
             cell.source = 'print("✅ Exercise 90.1: solved.")'
             cell.outputs = [nbformat.v4.new_output("stream", text="✅ Exercise 90.1: solved.\n")]
-    _write(room / "printed" / "90_synthetic.ipynb", printed)
+    write(room / "printed" / "90_synthetic.ipynb", printed)
     patched = "import aurora_helpers as ah\n\n" + "ah.check = lambda *a, **k: None\n"
-    _write(room / "patched" / "90_synthetic.ipynb", _with(course, "90.1", patched))
-    _write(
+    write(room / "patched" / "90_synthetic.ipynb", with_answer(course, "90.1", patched))
+    write(
         room / "wrong" / "90_synthetic.ipynb",
-        _with(student, "90.1", "def double(x):\n    return x + 3"),
+        with_answer(student, "90.1", "def double(x):\n    return x + 3"),
     )
-    renamed = _with(student, "90.3", SOLUTIONS["90.3"])
+    renamed = with_answer(student, "90.3", SOLUTIONS["90.3"])
     for cell in renamed.cells:  # no headings left: the answers are matched in order
         if cell.cell_type == "markdown":
             cell.source = "Some notes."
-    _write(room / "renamed" / "homework_90_synthetic.ipynb", renamed)
+    write(room / "renamed" / "homework_90_synthetic.ipynb", renamed)
     (room / "broken").mkdir()
     (room / "broken" / "garbage.ipynb").write_bytes(b"\x00\xffnot a notebook")
     (room / "broken" / "data.ipynb").write_text('{"a": 1}')
-    _write(room / "broken" / "foreign.ipynb", nbformat.v4.new_notebook())
-    _write(room / ".ipynb_checkpoints" / "90_synthetic-checkpoint.ipynb", course)
+    write(room / "broken" / "foreign.ipynb", nbformat.v4.new_notebook())
+    write(room / ".ipynb_checkpoints" / "90_synthetic-checkpoint.ipynb", course)
     before = _hashes(room)
     out_json, out_csv = room.parent / "grades.json", room.parent / "grades.csv"
-    options = ["--notebooks", str(course_dir), "--devices", "2"]
+    out_detail = room.parent / "detail.csv"
+    options = ["--notebooks", str(course_dir), "--devices", "2", "--detail-csv", str(out_detail)]
     code = main(["grade", str(room), *options, "--json", str(out_json), "--csv", str(out_csv)])
     data = json.loads(out_json.read_text())
     by_name = {
@@ -136,6 +89,7 @@ def graded_class(course_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         "code": code,
         "json": data,
         "csv": out_csv.read_text(),
+        "detail_csv": out_detail.read_text(),
         "unchanged": before == _hashes(room),
         "by": {
             name.split("/")[0] if not name.startswith("broken") else name: s
@@ -190,15 +144,24 @@ def _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_clas
     assert len(graded_class["json"]["submissions"]) == 10
 
 
-def _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class: dict) -> None:
+def _submissions_are_unchanged_and_the_csv_is_a_gradebook(graded_class: dict) -> None:
     assert graded_class["unchanged"]
-    rows = list(csv.DictReader(io.StringIO(graded_class["csv"])))
-    assert len(rows) == 7 * 3 + 3  # seven graded notebooks x three exercises, three unread files
-    solved = [r for r in rows if r["status"] == "solved"]
-    assert {(Path(r["submission"]).parent.name, r["exercise"]) for r in solved} == {
+    rows = {r["learner"]: r for r in csv.DictReader(io.StringIO(graded_class["csv"]))}
+    learners = {"broken", "one", "patched", "printed", "renamed", "solved", "student", "wrong"}
+    assert set(rows) == learners  # one row per learner: the folder each file was collected in
+    assert list(rows["solved"]) == ["learner", "90.1", "90.2", "90.3", "total"]
+    points = {
+        (name, label) for name, row in rows.items() for label in SOLUTIONS if row[label] == "1"
+    }
+    assert points == {
         ("solved", "90.1"), ("solved", "90.2"), ("solved", "90.3"), ("one", "90.2"),
         ("renamed", "90.3"),
     }  # fmt: skip
+    assert rows["solved"]["total"] == "3" and rows["patched"]["total"] == "0"
+    assert rows["broken"]["90.1"] == "" and rows["broken"]["total"] == "0"  # nothing graded
+    detail = list(csv.DictReader(io.StringIO(graded_class["detail_csv"])))
+    assert len(detail) == 7 * 3 + 3  # seven graded notebooks x three exercises, three unread
+    assert {r["learner"] for r in detail} == learners
 
 
 @pytest.mark.slow
@@ -209,28 +172,41 @@ def test_a_class_is_graded_by_the_courses_own_cells(graded_class):
     _a_wrong_answer_carries_the_checks_message(graded_class)
     _an_edited_check_cell_or_a_replaced_check_does_not_score(graded_class)
     _unreadable_and_foreign_files_are_reported_and_the_class_goes_on(graded_class)
-    _submissions_are_unchanged_and_csv_has_a_row_per_exercise(graded_class)
+    _submissions_are_unchanged_and_the_csv_is_a_gradebook(graded_class)
+
+
+def _kernel_screen_off(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kernels started from now on skip the answer screen of ``ah.check`` (a ``sitecustomize``
+    on their ``PYTHONPATH`` replaces it), so an answer's code runs whatever it does."""
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(
+        "import aurora_helpers.answer_cells as cells\n\ncells.answer_problems = lambda label: []\n"
+    )
+    paths = [str(folder), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
 
 
 @pytest.mark.slow
 def test_checking_code_replaced_past_the_screen_voids_the_submission(
     course_dir, tmp_path, monkeypatch
 ):
-    """Defence in depth: with the static screen switched off, the seal still catches tampering;
-    a kernel that dies is reported and the class goes on."""
+    """Defence in depth: with the static screen switched off (the grader's, and the one
+    ``ah.check`` applies in the kernel), the seal still catches tampering; a kernel that dies is
+    reported and the class goes on."""
     monkeypatch.setattr(
-        assemble, "screen_solution", lambda *a, **k: assemble.Screening(), raising=True
+        assemble, "screen_answer", lambda *a, **k: assemble.Screening(), raising=True
     )
-    course = _course_notebook()
+    _kernel_screen_off(tmp_path / "site", monkeypatch)
+    course = course_notebook()
     patch = (
         "import aurora_helpers as ah\nimport aurora_helpers.exercises as ex\n"
         "real = ex.check\n"
         "def fake(exercise, *a, **k):\n    return real(exercise, 1, expected=1)\n"
         "ah.check = ex.check = fake\n" + SOLUTIONS["90.1"]
     )
-    _write(
+    write(
         tmp_path / "patched" / "90_synthetic.ipynb",
-        _with(course, "90.1", "def double(x):\n    return 0\n" + patch),
+        with_answer(course, "90.1", "def double(x):\n    return 0\n" + patch),
     )
     forge = (
         "import os\n"
@@ -239,15 +215,15 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
         f"        log.write('{FORGED_LINE}\\n')\n"
         "    return x\n"
     )
-    forged_nb = _with(course, "90.1", forge)
+    forged_nb = with_answer(course, "90.1", forge)
     top_level = (  # a forged line written by the answer cell itself, not during a check
         "import os\n"
         'line = \'{"exercise": "90.2", "status": "solved", "detail": ""}\\n\'\n'
         "total = 0 * open(os.environ['AURORA_GRADE_LOG'], 'a').write(line)\n"
     )
-    _write(tmp_path / "forged" / "90_synthetic.ipynb", _with(forged_nb, "90.2", top_level))
+    write(tmp_path / "forged" / "90_synthetic.ipynb", with_answer(forged_nb, "90.2", top_level))
     crash = "import os\ndef double(x):\n    os._exit(3)"  # the kernel process ends mid-check
-    _write(tmp_path / "crash" / "90_synthetic.ipynb", _with(course, "90.1", crash))
+    write(tmp_path / "crash" / "90_synthetic.ipynb", with_answer(course, "90.1", crash))
     grades = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2)
     by = {Path(s.submission).parent.name: s for s in grades.submissions}
     assert by["crash"].status == "kernel died" and by["crash"].solved == 0
@@ -265,7 +241,7 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
 @pytest.mark.slow
 def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
     hang = "def double(x):\n    while True:\n        pass"
-    _write(tmp_path / "90_synthetic.ipynb", _with(_course_notebook(), "90.1", hang))
+    write(tmp_path / "90_synthetic.ipynb", with_answer(course_notebook(), "90.1", hang))
     (result,) = grading.grade(
         [tmp_path], notebooks_dir=course_dir, devices=2, timeout_s=12
     ).submissions
@@ -282,7 +258,7 @@ def test_a_hanging_notebook_is_reported_as_timed_out(course_dir, tmp_path):
 def test_the_real_notebook_00_solutions_score_and_its_student_copy_does_not(tmp_path):
     path = NOTEBOOKS / "00_welcome.ipynb"
     student = tmp_path / "student" / path.name
-    _write(student, make_student_notebook(nbformat.read(path, as_version=4)))
+    write(student, make_student_notebook(nbformat.read(path, as_version=4)))
     grades = grading.grade([path, student], notebooks_dir=NOTEBOOKS, devices=8)
     solutions, stubs = grades.submissions
     assert solutions.exercises and solutions.solved == len(solutions.exercises)
@@ -301,7 +277,7 @@ def test_every_course_notebook_solutions_score_every_exercise(path):
 
 
 def test_no_course_notebooks_is_an_error_with_a_hint(tmp_path, capsys):
-    _write(tmp_path / "90_synthetic.ipynb", _course_notebook())
+    write(tmp_path / "90_synthetic.ipynb", course_notebook())
     assert main(["grade", str(tmp_path), "--notebooks", str(tmp_path / "nowhere")]) != 0
     assert "--notebooks" in capsys.readouterr().err
     (tmp_path / "empty-folder").mkdir()
@@ -318,6 +294,10 @@ def test_json_and_csv_to_standard_output_parse(tmp_path, capsys, course_dir):
     data = json.loads(capsys.readouterr().out)
     assert data["submissions"][0]["status"] == "unreadable"
     assert main(["grade", str(tmp_path), "--notebooks", str(course_dir), "--csv", "-"]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert row == {"learner": "x", "total": "0"}  # a gradebook row, no exercise graded
+    options = ["--notebooks", str(course_dir), "--detail-csv", "-"]
+    assert main(["grade", str(tmp_path), *options]) == 0
     (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
     assert row["submission_status"] == "unreadable" and row["exercise"] == ""
 
@@ -364,8 +344,6 @@ COURSE = course_names(
         ("import os", False),
         ("import subprocess", False),
         ("def f(x):\n    return open('/tmp/x').read()", False),
-        ("print('hi')", False),
-        ("for i in range(3):\n    pass", False),
         ("class F:\n    pass", False),
         ("expected = 4", False),  # the course's own name
         ("import numpy as jnp", False),  # rebinds a course name differently
@@ -376,7 +354,6 @@ COURSE = course_names(
         ("sum = len", False),  # a check cell's built-in
         ("def f(x):\n    expected.clear()\n    return x", False),  # a course value, in place
         ("def f(x):\n    np.zeros(3).tofile('/tmp/log')\n    return x", False),
-        ("x = (y := 3)", False),
         ("def f(:", False),
     ],
 )

@@ -8,6 +8,7 @@ import pytest
 
 from aurora_course.course_notebook import CourseNotebook
 from aurora_course.quickref import (
+    BODY_PT,
     QuickrefError,
     as_html,
     as_myst,
@@ -61,9 +62,25 @@ def test_malformed_quickref_cells_are_named(cells, message):
 
 
 def test_the_course_reference_covers_the_required_topics():
-    titles = " | ".join(e.title.lower() for e in collect(NOTEBOOKS))
-    for topic in ("partitionspec", "collective", "multihost_utils", "transfer"):
+    entries = collect(NOTEBOOKS)
+    titles = " | ".join(e.title.lower() for e in entries)
+    topics = ("partitionspec", "collective", "multihost_utils", "transfer", "jit", "static")
+    for topic in (*topics, "donation", "vmap", "jax.shard_map"):
         assert topic in titles, f"no quick-reference table about {topic!r}: {titles}"
+    bodies = " ".join(e.body for e in entries)
+    for call in ("static_argnames", "donate_argnums", "in_axes", "out_specs", "check_vma"):
+        assert call in bodies, call
+
+
+def test_formulas_are_kept_on_one_line_and_the_body_is_readable():
+    entries = collect(NOTEBOOKS)
+    page = as_html(entries)
+    for formula in ("2 · (n-1)/n · B", "(n-1)/n · B", "(n·m, c)", "2 · (n-1)"):
+        assert f"<code class='formula'>{formula}</code>" in page, formula
+    assert "<code class='formula'>psum(" not in page  # a call may wrap like prose
+    assert BODY_PT >= 8.5 and f"font: {BODY_PT}pt/" in page
+    wide = [e.title for e in entries if "class='wide'" in as_html([e])]
+    assert any("collectives" in t for t in wide)  # six columns: the page's full width
 
 
 @pytest.mark.slow
@@ -77,4 +94,30 @@ def test_the_pdf_is_printed(tmp_path):
     pdf = pdf_path.read_bytes()
     assert pdf.startswith(b"%PDF")
     pages = re.findall(rb"/Type\s*/Page[^s]", pdf)
-    assert len(pages) == 1, f"the quick reference prints on {len(pages)} pages, not one"
+    assert len(pages) <= 2, f"the quick reference prints on {len(pages)} pages, not one sheet"
+
+
+@pytest.mark.slow
+def test_in_the_browser_no_formula_wraps_and_the_body_is_8_5_pt(tmp_path):
+    """Rendered by Chromium: every formula occupies one line box, the body text is 8.5 pt."""
+    from .site_browser import chromium
+    from .site_browser import find_chromium as find_driver
+
+    if find_driver() is None:
+        if os.environ.get("AURORA_REQUIRE_BROWSER"):
+            pytest.fail("AURORA_REQUIRE_BROWSER is set but no Chromium and driver were found")
+        pytest.skip("needs Chromium and chromedriver (make test-site installs them)")
+    (html_path,) = write_quickref(NOTEBOOKS, tmp_path, pdf=False)
+    with chromium() as driver:
+        driver.set_window_size(1123, 794)  # A4 landscape at 96 dpi
+        driver.get(html_path.resolve().as_uri())
+        lines = driver.execute_script(
+            "return [...document.querySelectorAll('code.formula')]"
+            ".map(c => [c.textContent, c.getClientRects().length])"
+        )
+        body_px = driver.execute_script(
+            "return parseFloat(getComputedStyle(document.body).fontSize)"
+        )
+    assert len(lines) > 20
+    assert [text for text, rects in lines if rects != 1] == []
+    assert body_px * 72 / 96 >= 8.5 - 0.01

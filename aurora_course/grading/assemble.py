@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from aurora_helpers.answer_screen import CourseNames, Screening, course_names, screen_solution
+from aurora_helpers.answer_cells import live_cells
+from aurora_helpers.answer_screen import CourseNames, Screening, course_names, screen_answer
 
 from ..course_notebook import CourseNotebook, NotebookNode
 from ..student import stub_source
@@ -22,6 +23,9 @@ _SEAL_SETUP = (
 )
 #: The cell index the final seal reports (after every course cell ran).
 FINAL = -1
+#: The first line of an answer the grader assembled: how ``ah.check`` in the kernel knows where
+#: the answer starts (:data:`aurora_helpers.answer_cells.ANSWER_CELL_STARTS`).
+ANSWER_HEADER = "# Your answer, as `aurora grade` found it in the exercise's section.\n"
 
 
 def names_of(course: CourseNotebook) -> CourseNames:
@@ -38,39 +42,57 @@ def own_names(course: CourseNotebook, label: str) -> set[str]:
 
 @dataclass
 class Graded:
-    """The notebook to run, the rejected learner cells, and where each course code cell went."""
+    """The notebook to run, the rejected answers, and where each course code cell went."""
 
     nb: NotebookNode
     rejected: dict[str, Screening] = field(default_factory=dict)  # by exercise
     where: dict[int, int] = field(default_factory=dict)  # course cell index -> graded index
 
+    def exercise_at(self, course: CourseNotebook, graded_index: int | None) -> str | None:
+        """The exercise whose answer or check cell is at ``graded_index``, if any."""
+        for exercise in course.exercises:
+            if graded_index in {self.where.get(i) for i in (*exercise.solutions, *exercise.checks)}:
+                return exercise.label
+        return None
 
-def graded_notebook(course: CourseNotebook, learner: dict[str, list[str]]) -> Graded:
-    """The course notebook with the learner's cells (each screened first; a rejected cell or a
-    missing one runs as the student stub) and a seal cell after every code cell."""
+
+def screen(
+    course: CourseNotebook, names: CourseNames, label: str, pieces: list[str]
+) -> tuple[list[str], Screening]:
+    """The cells of a learner's answer that run (:func:`live_cells`) and the screen's verdict on
+    them; a reach for the checking code in any cell of the section counts, run or not."""
+    own = own_names(course, label)
+    live = live_cells(pieces)
+    verdict = screen_answer(live, names, own) if live else Screening()
+    for attempt in screen_answer(pieces, names, own).attempts if pieces else []:
+        if attempt not in verdict.attempts:
+            verdict.problems.append(attempt)
+            verdict.attempts.append(attempt)
+    return live, verdict
+
+
+def graded_notebook(
+    course: CourseNotebook, learner: dict[str, list[str]], stubbed: frozenset[str] = frozenset()
+) -> Graded:
+    """The course notebook with each exercise's answer (the learner's cells, screened first, in
+    its first solution cell; a rejected or missing answer, or one in ``stubbed``, runs as the
+    student stub) and a seal cell after every code cell."""
     import nbformat
 
     nb = copy.deepcopy(course.nb)
     names = names_of(course)
     graded = Graded(nb)
     for exercise in course.exercises:
-        slots = exercise.solutions
-        sources = learner.get(exercise.label, [])
-        if len(sources) > len(slots) or (sources and len(sources) < len(slots)):
-            sources = ["\n\n".join(sources)] + ["pass"] * (len(slots) - 1)
-        own = own_names(course, exercise.label) if slots else set()
-        for slot, index in enumerate(slots):
+        live, verdict = screen(course, names, exercise.label, learner.get(exercise.label, []))
+        if verdict.problems:
+            graded.rejected[exercise.label] = verdict
+        runs = bool(live) and not verdict.problems and exercise.label not in stubbed
+        for slot, index in enumerate(exercise.solutions):
             cell = nb.cells[index]
-            stub = stub_source(cell.source)
-            if slot >= len(sources):
-                cell.source = stub
-                continue
-            verdict = screen_solution(sources[slot], names, own)
-            if verdict.problems:
-                graded.rejected[exercise.label] = verdict
-                cell.source = stub
+            if not runs:
+                cell.source = stub_source(cell.source)
             else:
-                cell.source = sources[slot]
+                cell.source = ANSWER_HEADER + "\n\n".join(live) if slot == 0 else "pass"
 
     def seal(index: int) -> NotebookNode:
         call = _SEAL_CALL.format(index=index)

@@ -8,7 +8,7 @@ import json
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from aurora_helpers._display import text_table
 
@@ -46,10 +46,16 @@ class SubmissionGrade:
     detail: str = ""
     seconds: float = 0.0
     exercises: list[ExerciseGrade] = field(default_factory=list)
+    learner: str = ""  # who handed it in (the folder or the file name): the gradebook's row
 
     @property
     def solved(self) -> int:
         return sum(e.status == "solved" for e in self.exercises)
+
+    @property
+    def points(self) -> dict[str, int]:
+        """One point per solved exercise, by label (none when the file was not graded)."""
+        return {e.exercise: int(e.status == "solved") for e in self.exercises}
 
     def summary(self) -> str:
         """``"2 of 3 solved"``, or the status when the file was not graded."""
@@ -108,24 +114,88 @@ class ClassGrades:
         )
 
     def to_csv(self) -> str:
-        """One row per submission and exercise (one row with an empty exercise when none ran)."""
+        """The gradebook, for a learning-management system: one row per learner, one column per
+        exercise (1 solved, 0 not; empty where that notebook was not graded for the learner) and
+        the total. A learner who handed one notebook in twice keeps the better copy."""
+        labels: list[str] = []
+        rows: dict[str, dict[str, dict[str, int]]] = {}  # learner -> notebook -> points
+        for s in self.submissions:
+            for label in s.points:
+                if label not in labels:
+                    labels.append(label)
+            mine = rows.setdefault(s.learner or s.submission, {})
+            if s.notebook and sum(s.points.values()) >= sum(mine.get(s.notebook, {}).values()):
+                mine[s.notebook] = s.points
+        labels.sort(key=_label_order)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["learner", *labels, "total"])
+        for learner in sorted(rows):
+            points = {k: v for notebook in rows[learner].values() for k, v in notebook.items()}
+            writer.writerow(
+                [learner, *(points.get(label, "") for label in labels), sum(points.values())]
+            )
+        return out.getvalue()
+
+    def to_detail_csv(self) -> str:
+        """One row per submission and exercise, with the status and the check's message (one row
+        with an empty exercise for a file that was not graded)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(
-            ["submission", "notebook", "submission_status", "exercise", "status", "detail"]
-        )
+            [
+                "learner", "submission", "notebook", "submission_status", "exercise", "status",
+                "points", "detail",
+            ]
+        )  # fmt: skip
         for s in self.submissions:
             for e in s.exercises or [ExerciseGrade("", "not run", s.detail)]:
                 writer.writerow(
-                    [s.submission, s.notebook or "", s.status, e.exercise, e.status, e.detail]
-                )
+                    [
+                        s.learner, s.submission, s.notebook or "", s.status, e.exercise,
+                        e.status, int(e.status == "solved") if e.exercise else "", e.detail,
+                    ]
+                )  # fmt: skip
         return out.getvalue()
 
 
-def print_progress(position: int, total: int, grade: SubmissionGrade) -> None:
-    """One line on standard error per graded submission (``aurora grade``'s progress)."""
+def _label_order(label: str) -> tuple[str, int]:
+    number, _, exercise = label.partition(".")
+    return number, int(exercise) if exercise.isdigit() else 0
+
+
+class Progress:
+    """``aurora grade``'s progress on standard error: a bar on a terminal, and one line per graded
+    submission (only the lines when standard error is not a terminal: a log stays readable)."""
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int, grade: SubmissionGrade) -> None:
+        line = _progress_line(done, total, grade)
+        if not sys.stderr.isatty():
+            print(line, file=sys.stderr)
+            return
+        from tqdm import tqdm
+
+        if self._bar is None:
+            self._bar = tqdm(total=total, unit="notebook", file=sys.stderr, dynamic_ncols=True)
+        self._bar.write(line, file=sys.stderr)
+        self._bar.update(1)
+        if done == total:
+            self._bar.close()
+            self._bar = None
+
+
+def _progress_line(done: int, total: int, grade: SubmissionGrade) -> str:
     seconds = f" in {grade.seconds:.1f} s" if grade.seconds else ""
-    print(f"[{position}/{total}] {grade.submission}: {grade.summary()}{seconds}", file=sys.stderr)
+    who = f" ({grade.learner})" if grade.learner else ""
+    return f"[{done}/{total}] {grade.submission}{who}: {grade.summary()}{seconds}"
+
+
+def print_progress(position: int, total: int, grade: SubmissionGrade) -> None:
+    """One line on standard error per graded submission."""
+    print(_progress_line(position, total, grade), file=sys.stderr)
 
 
 def write_report(text: str, target: str) -> None:

@@ -3,33 +3,58 @@ course notebook each one is, and take the learner's answer cells by exercise."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..course_notebook import LABEL, CourseNotebook, NotebookNode, number_in_file_name
+from ..course_notebook import (
+    EXERCISE_HEADING,
+    LABEL,
+    CourseNotebook,
+    NotebookNode,
+    number_in_file_name,
+    parse_python,
+)
+
+#: A markdown heading of any level: the end of an exercise's section.
+_HEADING = re.compile(r"^#{1,6}\s", re.M)
 
 
-def find_submissions(paths: Iterable[Path]) -> list[Path]:
-    """Files named on the command line, and every ``*.ipynb`` under folders (recursively).
+def find_submissions(paths: Iterable[Path]) -> list[tuple[Path, str]]:
+    """Files named on the command line, and every ``*.ipynb`` under folders (recursively), each
+    with the name of the first folder between the folder given and the file (``""``: none).
 
     Jupyter's ``.ipynb_checkpoints`` folders are skipped. A path that does not exist is kept, so
     that it is reported as unreadable.
     """
-    found: list[Path] = []
+    found: list[tuple[Path, str]] = []
     for path in paths:
         if path.is_dir():
             found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*.ipynb")
-                    if p.is_file() and ".ipynb_checkpoints" not in p.parts
-                )
+                (p, p.relative_to(path).parts[0] if len(p.relative_to(path).parts) > 1 else "")
+                for p in sorted(path.rglob("*.ipynb"))
+                if p.is_file() and ".ipynb_checkpoints" not in p.parts
             )
         else:
-            found.append(path)
+            found.append((path, ""))
     return found
+
+
+def learner_id(path: Path, folder: str, notebook: str | None) -> str:
+    """Who handed ``path`` in: the folder it was collected in (``class/alice/06_sharding.ipynb``:
+    ``alice``), else its file name without the course notebook's (``alice_06_sharding.ipynb``,
+    ``06_sharding-alice.ipynb``: ``alice``), else the whole file name."""
+    if folder:
+        return folder
+    stem = path.stem
+    if notebook and notebook in stem:
+        rest = re.sub(r"[\s_.()-]+", " ", stem.replace(notebook, " ")).strip()
+        if rest:
+            return rest.replace(" ", "_")
+    return stem
 
 
 def read_submission(path: Path) -> tuple[NotebookNode | None, str]:
@@ -71,20 +96,86 @@ def which_course_notebook(
     return number if number in numbers else None
 
 
+def _normal(source: str) -> str:
+    """A cell's code with blank lines and trailing spaces ignored (a re-saved notebook's cell
+    still matches the course's)."""
+    return "\n".join(line.rstrip() for line in source.strip().splitlines() if line.strip())
+
+
+def _calls_check(node: ast.AST) -> bool:
+    """Whether a statement calls ``ah.check`` (or a bare ``check``), whatever its label."""
+    for call in ast.walk(node):
+        func = call.func if isinstance(call, ast.Call) else None
+        if (isinstance(func, ast.Name) and func.id == "check") or (
+            isinstance(func, ast.Attribute)
+            and func.attr == "check"
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("ah", "aurora_helpers")
+        ):
+            return True
+    return False
+
+
+def _added_to_check_cell(source: str, course_checks: set[str]) -> str:
+    """What a learner wrote into a check cell: its statements that are not the course's and do not
+    call the checks (the course's own check cell runs in the grader)."""
+    tree = parse_python(source)
+    if tree is None:
+        return source
+    kept = [
+        ast.get_source_segment(source, node) or ast.unparse(node)
+        for node in tree.body
+        if ast.dump(node) not in course_checks and not _calls_check(node)
+    ]
+    return "\n".join(kept)
+
+
+def _sections(submission: CourseNotebook, labels: set[str]) -> dict[str, list[int]]:
+    """The code cells of each exercise's section: from its ``### Exercise NN.k`` heading to the
+    next heading of any level."""
+    found: dict[str, list[int]] = {}
+    current: str | None = None
+    for cell in submission.cells:
+        if cell.is_markdown:
+            headed = [m.group("label") for m in EXERCISE_HEADING.finditer(cell.source)]
+            if headed:
+                current = headed[-1] if headed[-1] in labels else None
+            elif _HEADING.search(cell.source):
+                current = None
+        elif cell.is_code and current is not None:
+            found.setdefault(current, []).append(cell.index)
+    return found
+
+
 def learner_cells(submission: CourseNotebook, course: CourseNotebook) -> dict[str, list[str]]:
-    """The learner's solution cells by exercise label: by the heading above each (or the check
-    after it), or, when none of them names an exercise of the course, in order."""
+    """The learner's code by exercise label: every code cell of the exercise's section that is
+    not one of the course's other cells unchanged (the solution cell, new cells written under the
+    stub, trial cells, and what the learner added to a check cell), in order. When no heading
+    names an exercise of the course, the ``solution``-tagged cells in order."""
     slots = {e.label: len(e.solutions) for e in course.exercises if e.solutions}
-    labelled: list[tuple[str | None, str]] = []
-    for cell in submission.solutions:
-        exercise = submission.exercise_of(cell.index)
-        label = exercise.label if exercise is not None and exercise.label in slots else None
-        labelled.append((label, cell.source))
-    if labelled and all(label is None for label, _ in labelled):
-        order = [label for label, count in slots.items() for _ in range(count)]
-        labelled = [(label, source) for label, (_, source) in zip(order, labelled, strict=False)]
+    course_code = {_normal(c.source) for c in course.cells if c.is_code and not c.is_solution}
+    course_checks = {
+        ast.dump(node)
+        for index in course.checks
+        for tree in [parse_python(course.cells[index].source)]
+        if tree is not None
+        for node in tree.body
+    }
+    sections = _sections(submission, set(slots))
     by_label: dict[str, list[str]] = {}
-    for label, source in labelled:
-        if label is not None:
-            by_label.setdefault(label, []).append(source)
+    for label, indices in sections.items():
+        for index in indices:
+            cell = submission.cells[index]
+            if _normal(cell.source) in course_code or not cell.source.strip():
+                continue
+            source = cell.source
+            if index in submission.checks:
+                source = _added_to_check_cell(source, course_checks)
+            if source.strip():
+                by_label.setdefault(label, []).append(source)
+    if sections:
+        return by_label
+    order = [label for label, count in slots.items() for _ in range(count)]
+    for label, cell in zip(order, submission.solutions, strict=False):
+        by_label.setdefault(label, []).append(cell.source)
     return by_label

@@ -57,13 +57,19 @@ def grade_check_cell(
 
     The cell's checks write one line per call; any other line (a label the cell does not check,
     more lines than it has calls, a line that is not a record) was forged, and every label of the
-    cell scores "wrong".
+    cell scores "wrong". So does every label of a check cell that raised: a check reports and
+    returns, so an error there means the check did not write its line, and a line there may be
+    one the answer wrote while it ran (from a child process, then ``raise SystemExit``).
     """
     wanted = Counter(labels)
     if record is None:
         return {
             label: ExerciseGrade(label, "not run", "the check was not sealed") for label in wanted
         }
+    error = cell_error(cell)
+    if error is not None:  # a check does not raise: its line may be one the answer wrote itself
+        why = f"the check cell raised {error.gist}"
+        return {label: ExerciseGrade(label, "wrong", why) for label in wanted}
     results: dict[str, list[CheckRecord]] = {label: [] for label in wanted}
     for line in record["lines"]:
         try:
@@ -81,9 +87,7 @@ def grade_check_cell(
     grades = {}
     for label, entries in results.items():
         if not entries:
-            error = cell_error(cell)
-            why = f"the cell raised {error.gist}" if error else "the check cell wrote no result"
-            grades[label] = ExerciseGrade(label, "wrong", why)
+            grades[label] = ExerciseGrade(label, "wrong", "the check cell wrote no result")
             continue
         worst = max(entries, key=lambda e: SEVERITY[e.status])
         detail = "" if worst.status == "solved" else worst.detail

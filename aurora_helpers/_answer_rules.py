@@ -1,0 +1,203 @@
+"""The tables behind :mod:`aurora_helpers.answer_screen`: which imports, built-ins, attributes and
+module members an answer cell may use. Kept apart so that the rules read as data, and so that
+changing one is a one-line diff that the screen's tests then cover."""
+
+from __future__ import annotations
+
+import builtins
+
+#: Packages any answer may import: JAX, NumPy and the standard library's modules that compute
+#: (no files, processes, threads or interpreter state). The course notebook's own imports are
+#: allowed too (their members are screened by :data:`MODULE_RULES`).
+BASE_IMPORTS = frozenset(
+    {
+        "jax", "jaxlib", "numpy", "abc", "array", "base64", "bisect", "calendar", "cmath",
+        "collections", "colorsys", "contextlib", "copy", "dataclasses", "datetime", "decimal",
+        "difflib", "enum", "fractions", "functools", "graphlib", "hashlib", "heapq", "itertools",
+        "json", "keyword", "math", "numbers", "operator", "pprint", "random", "re", "secrets",
+        "shlex", "statistics", "string", "struct", "textwrap", "time", "timeit", "typing",
+        "unicodedata", "uuid", "warnings", "zlib",
+    }
+)  # fmt: skip
+#: Packages no answer may import, even where the notebook imports them: they run code from text,
+#: patch or reach the interpreter and the checking code, or start threads that outlive a check.
+NEVER_IMPORTS = frozenset(
+    {
+        "IPython", "_thread", "asyncio", "atexit", "aurora_course", "aurora_helpers", "builtins",
+        "code", "codeop", "concurrent", "ctypes", "gc", "importlib", "ipykernel", "marshal",
+        "multiprocessing", "pdb", "pickle", "runpy", "signal", "socket", "threading",
+        "traceback", "types", "unittest", "weakref",
+    }
+)  # fmt: skip
+#: Imports that reach the interpreter's internals: using one (where the notebook does not import
+#: it itself) is tampering.
+TAMPERING_IMPORTS = frozenset({"builtins", "ctypes", "gc", "importlib", "inspect", "sys"})
+#: The course's packages: importing their modules from an answer reaches the checking code.
+HELPER_PACKAGES = frozenset({"aurora_helpers", "aurora_course"})
+#: Built-in functions that read or change namespaces, attributes or files by name.
+BLOCKED_BUILTINS = frozenset(
+    {
+        "__import__", "breakpoint", "compile", "delattr", "eval", "exec", "getattr", "globals",
+        "input", "locals", "memoryview", "open", "setattr", "vars", "exit", "quit", "get_ipython",
+    }
+)  # fmt: skip
+#: Built-ins that change namespaces or attributes or run code from text: using one is tampering.
+TAMPERING_BUILTINS = frozenset(
+    {"__import__", "compile", "delattr", "eval", "exec", "globals", "locals", "setattr", "vars"}
+)
+#: Methods that change their object in place (lists, dicts, sets, NumPy arrays). Called on a
+#: value one of the course's cells made (not an imported module), they could change what a check
+#: compares.
+MUTATING_METHODS = frozenset(
+    {
+        "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update", "setdefault",
+        "sort", "reverse", "add", "discard", "fill", "put", "resize", "setflags", "itemset",
+        "partition", "byteswap",
+    }
+)  # fmt: skip
+#: Public names of the helpers that do the checking; a solution has no use for them.
+CHECKING_NAMES = frozenset(
+    {
+        "check", "exercises", "routes", "contract", "answer_screen", "answer_cells", "CheckResult",
+        "ExerciseFailed", "NotSolvedYet", "Case", "differences", "assert_matches", "expect_error",
+        "student",
+    }
+)  # fmt: skip
+#: Names the course's cells rely on whatever the notebook binds: the helpers, IPython's, and
+#: every built-in (a learner's ``sum = ...`` would change what a check cell computes).
+ALWAYS_PROTECTED = frozenset(
+    {"ah", "aurora_helpers", "get_ipython", "display", "In", "Out", *dir(builtins)}
+)
+#: Attributes, on any object, that read or write files or run commands (NumPy's ``tofile``,
+#: ``Path.write_text``). Not ``load`` or ``open`` alone: Pallas kernels use ``pl.load``.
+FILE_ATTRIBUTES = frozenset(
+    {
+        "tofile", "fromfile", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
+        "fromregex", "memmap", "DataSource", "system", "popen", "read_text", "write_text",
+        "read_bytes", "write_bytes", "touch", "unlink", "mkdir", "rmdir", "iterdir", "rglob",
+        "symlink_to", "hardlink_to",
+    }
+)  # fmt: skip
+#: Attributes that reach a running frame's variables (the checker's, a caller's): tampering.
+FRAME_ATTRIBUTES = frozenset(
+    {
+        "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "gi_frame", "cr_frame",
+        "ag_frame", "tb_frame", "tb_next",
+    }
+)  # fmt: skip
+#: The names under which the helpers are imported in notebooks.
+HELPER_ALIASES = frozenset({"ah", "aurora_helpers"})
+
+_FILES = "reads or writes files"
+_PROCESSES = "reaches files, processes or the environment"
+
+
+class ModuleRule:
+    """Which members of one module an answer may use: those in ``allowed`` (``None``: all but
+    ``blocked``); ``tampering`` members reach the interpreter or the checking code."""
+
+    def __init__(
+        self,
+        why: str,
+        *,
+        allowed: frozenset[str] | None = None,
+        blocked: frozenset[str] = frozenset(),
+        tampering: frozenset[str] = frozenset(),
+        all_tampering: bool = False,
+    ) -> None:
+        self.why, self.allowed, self.blocked, self.tampering = why, allowed, blocked, tampering
+        self.all_tampering = all_tampering
+
+    def problem(self, member: str) -> tuple[str, bool] | None:
+        """Why ``member`` may not be used (and whether that is tampering), or ``None``."""
+        if member in self.tampering or self.all_tampering:
+            return "reaches the interpreter or the checking code", True
+        if member in self.blocked or (self.allowed is not None and member not in self.allowed):
+            return self.why, False
+        return None
+
+
+_NUMPY_FILES = frozenset(
+    {
+        "save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
+        "fromfile", "fromregex", "memmap", "DataSource", "open_memmap",
+    }
+)  # fmt: skip
+_NOTHING = frozenset[str]()
+#: Modules whose every member patches or reaches the interpreter or the checking code.
+_TAMPERING_MODULES = frozenset(
+    {
+        "IPython", "aurora_course", "aurora_helpers", "builtins", "code", "codeop", "ctypes", "gc",
+        "importlib", "ipykernel", "marshal", "runpy", "types", "unittest",
+    }
+)  # fmt: skip
+_OS_ALLOWED = frozenset(
+    {
+        "environ", "getenv", "path", "sep", "pathsep", "linesep", "name", "cpu_count",
+        "process_cpu_count", "getpid", "fspath", "curdir", "pardir", "extsep", "devnull",
+    }
+)  # fmt: skip
+_OS_PATH_ALLOWED = frozenset(
+    {"join", "basename", "dirname", "split", "splitext", "normpath", "sep", "extsep"}
+)
+_SYS_ALLOWED = frozenset(
+    {
+        "executable", "version", "version_info", "platform", "maxsize", "float_info", "int_info",
+        "byteorder", "implementation", "hexversion",
+    }
+)  # fmt: skip
+_SYS_TAMPERING = frozenset(
+    {
+        "modules", "settrace", "setprofile", "meta_path", "path_hooks", "path_importer_cache",
+        "addaudithook", "excepthook", "displayhook", "audit", "breakpointhook",
+        "setrecursionlimit",
+    }
+)  # fmt: skip
+_INSPECT_TAMPERING = frozenset(
+    {
+        "currentframe", "stack", "trace", "getouterframes", "getinnerframes", "getframeinfo",
+        "getmembers", "getmembers_static", "getattr_static", "getclosurevars",
+    }
+)  # fmt: skip
+_OPERATOR_BLOCKED = frozenset(
+    {
+        "setitem", "delitem", "attrgetter", "methodcaller", "iadd", "iand", "iconcat",
+        "ifloordiv", "ilshift", "imod", "imul", "imatmul", "ior", "ipow", "irshift", "isub",
+        "itruediv", "ixor", "__setitem__", "__delitem__",
+    }
+)  # fmt: skip
+#: Modules whose every member reads or writes files.
+_FILE_MODULES = frozenset(
+    {
+        "tempfile", "shutil", "io", "pathlib", "gzip", "bz2", "lzma", "zipfile", "tarfile", "glob",
+        "fileinput", "shelve", "dbm", "sqlite3", "mmap", "logging", "linecache",
+    }
+)  # fmt: skip
+_INTERPRETER = "reaches the interpreter, threads or the checking code"
+#: Members of modules (by their full dotted name) that an answer may not use, wherever the module
+#: came from: the answer's own import or the notebook's (``os`` is imported by every notebook).
+MODULE_RULES: dict[str, ModuleRule] = {
+    "numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),
+    "numpy.lib.format": ModuleRule(_FILES, blocked=_NUMPY_FILES),
+    "jax.numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),
+    "os": ModuleRule(_PROCESSES, allowed=_OS_ALLOWED),
+    "os.path": ModuleRule(_FILES, allowed=_OS_PATH_ALLOWED),
+    "sys": ModuleRule(
+        "is not something an answer needs from `sys`",
+        allowed=_SYS_ALLOWED,
+        tampering=_SYS_TAMPERING,
+    ),
+    "inspect": ModuleRule(
+        "is not something an answer needs from `inspect`",
+        allowed=frozenset({"signature", "Parameter", "Signature", "isfunction", "getdoc"}),
+        tampering=_INSPECT_TAMPERING,
+    ),
+    "operator": ModuleRule(
+        "changes a value in place or reads attributes by name", blocked=_OPERATOR_BLOCKED
+    ),
+    **{name: ModuleRule(_FILES, allowed=_NOTHING) for name in _FILE_MODULES},
+    **{
+        name: ModuleRule(_INTERPRETER, allowed=_NOTHING, all_tampering=name in _TAMPERING_MODULES)
+        for name in sorted(NEVER_IMPORTS - HELPER_ALIASES)
+    },
+}
