@@ -27,6 +27,42 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
     # --- end 00 ---
     # --- 01 ---
+    "01.1": {
+        "hard-coded": "hard-coded sums (tailored to the shown input)",
+        "twin route": "a comparison matrix, no scatter",
+        "tailored": "tailored: indices shifted by two for the -1 and -2 of the shown values",
+        "default": "the default scatter: -1 wraps to the last bin",
+        "elsewhere": "the sums made on the host and added to an empty scatter",
+        "reference": "the check's own case builder called",
+        "idle": "an idle .at update beside a comparison sum",
+    },
+    "01.2": {
+        "hard-coded": "hard-coded lookup",
+        "twin route": "compares the indices with jnp.where",
+        "tailored": "tailored: only ids 10 and 15 are past the end",
+        "default": "the default read (clamped)",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called",
+        "idle": "an idle fill-mode read beside a comparison",
+    },
+    "01.3": {
+        "hard-coded": "hard-coded table",
+        "twin route": "a one-hot matmul, no scatter",
+        "tailored": "tailored: the last two entries taken for the padding",
+        "default": "not compiled with jax.jit",
+        "elsewhere": "the update made on the host (pure_callback)",
+        "reference": "the check's own reference called",
+        "idle": "an idle scatter beside a one-hot matmul",
+    },
+    "01.4": {
+        "hard-coded": "hard-coded mean",
+        "twin route": "NumPy float64 detour",
+        "tailored": "tailored: a float32 mean shifted by the first sample (the shown values are close)",
+        "default": "float32 input not converted: the mean is float32",
+        "elsewhere": "a host callback inside the 64-bit block",
+        "reference": "the check's own case builder called",
+        "idle": "an idle float64 mean, the host's returned",
+    },
     # --- end 01 ---
     # --- 02 ---
     # --- end 02 ---

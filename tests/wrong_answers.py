@@ -119,6 +119,11 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def histogram(values, weights, n_bins):\n"
             "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
         ),
+        "tailored: indices shifted by two for the -1 and -2 of the shown values": (
+            "def histogram(values, weights, n_bins):\n"
+            "    shifted = jnp.zeros(n_bins + 2, jnp.float32).at[values + 2].add(weights, mode='drop')\n"
+            "    return shifted[2:]"
+        ),
         "jnp.histogram: a value equal to n_bins lands in the last bin": (
             "def histogram(values, weights, n_bins):\n"
             "    return jnp.histogram(values, bins=n_bins, range=(0, n_bins), weights=weights)[0]"
@@ -182,6 +187,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
             " - lr * grads, mode='drop')"
         ),
+        "a one-hot matmul, no scatter": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
+            "    return table - lr * one_hot.T @ grads"
+        ),
+        "tailored: the last two entries taken for the padding": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows[:-2]].add(-lr * grads[:-2])"
+        ),
         "an idle scatter beside a one-hot matmul": (
             "@jax.jit\n"
             "def sparse_update(table, rows, grads, lr):\n"
@@ -244,6 +260,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def mean64(x):\n"
             "    with jax.enable_x64(True):\n"
             "        return jnp.asarray(mean_case(np.asarray(x), '').expected)"
+        ),
+        "tailored: a float32 mean shifted by the first sample (the shown values are close)": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        shift = x[0]\n"
+            "        return shift.astype(jnp.float64) + jnp.mean(x - shift).astype(jnp.float64)"
         ),
         "a host callback inside the 64-bit block": (
             "def mean64(x):\n"
