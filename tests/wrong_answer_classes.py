@@ -83,5 +83,33 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 10 ---
     # --- end 10 ---
     # --- A1 ---
+    "A1.1": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no kernel",
+        "tailored": "tailored: a kernel written for 2-D blocks only",
+        "default": "n/a: pallas_call's defaults (one program, the whole array as its block) are "
+        "what the task asks for, and no default computes the squared difference for the learner",
+        "elsewhere": "difference taken outside, a one-input kernel squares it",
+        "reference": "the check's own reference called back from inside the kernel",
+        "idle": "an idle kernel beside plain jax.numpy",
+    },
+    "A1.2": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "the lesson's row kernel applied to the transpose",
+        "tailored": "tailored: an index_map in elements, right when a block is one column",
+        "default": "no BlockSpecs: every program normalises the whole array",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called back from inside a column-tiled kernel",
+        "idle": "an idle column kernel beside plain jax.numpy",
+    },
+    "A1.3": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no FFI call",
+        "tailored": "a fixed power",
+        "default": "no vmap_method",
+        "elsewhere": "the sums made on the host by a callback, the FFI result multiplied by zero",
+        "reference": "the FFI result handed to the check's own reference in a callback",
+        "idle": "an FFI call made and thrown away beside plain jax.numpy",
+    },
     # --- end A1 ---
 }

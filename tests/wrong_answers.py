@@ -1267,6 +1267,14 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
             "                          interpret=INTERPRET)((x - y) ** 2, y)"
         ),
+        "tailored: a kernel written for 2-D blocks only": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[:, :] - y_ref[:, :]\n"
+            "    o_ref[:, :] = d * d\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
         "the check's own reference called back from inside the kernel": (
             "def _kernel(x_ref, y_ref, o_ref):\n"
             "    x, y = x_ref[...], y_ref[...]\n"
@@ -1339,6 +1347,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
             "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
         ),
+        "tailored: an index_map in elements, right when a block is one column": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j * block_cols))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
         "the check's own reference called back from inside a column-tiled kernel": (
             "def _kernel(x_ref, o_ref):\n"
             "    x = x_ref[...]\n"
@@ -1393,6 +1411,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
             "                            vmap_method='sequential')\n"
             "    return call(x, power=np.int64(power))"
+        ),
+        "the sums made on the host by a callback, the FFI result multiplied by zero": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    host = jax.pure_callback(\n"
+            "        lambda v: (np.abs(v) ** power).sum(axis=-1).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), x, vmap_method='broadcast_all')\n"
+            "    return host + 0 * s"
         ),
         "the FFI result handed to the check's own reference in a callback": (
             "def power_sum_ffi(x, power):\n"
