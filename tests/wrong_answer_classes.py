@@ -25,6 +25,37 @@ NOT_APPLICABLE = "n/a: "
 
 COVERAGE: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
+    "00.1": {
+        "hard-coded": "hard-coded dictionary",
+        "twin route": "platform counted, not device_kind",
+        "tailored": "tailored to the visible made-up machine",
+        "default": "counts this machine's devices, not the list given",
+        "elsewhere": "n/a: the answer counts attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "n/a: the check cell computes each expected count inline inside its call and "
+        "keeps none in a name; the made-up machine it keeps can only be counted, which is the skill",
+        "idle": "device_kind read, then ignored",
+    },
+    "00.2": {
+        "hard-coded": "hard-coded squares for n = 16",
+        "twin route": "a Python list moved into JAX",
+        "tailored": "tailored: jnp.arange for the size shown, NumPy for the hidden sizes",
+        "default": "n/a: leaving dtype= out of jnp.arange gives int32 because 64-bit mode is off in "
+        "this course, so the default is the dtype the task asks for: a right answer, not a shortcut",
+        "elsewhere": "computed in NumPy, moved into JAX",
+        "reference": "n/a: the check cell keeps no reference to call; its expected arrays are NumPy "
+        "expressions written inline, and computing them in NumPy is 'computed in NumPy, moved into JAX'",
+        "idle": "jnp.arange called, its result unused",
+    },
+    "00.3": {
+        "hard-coded": "hard-coded first device",
+        "twin route": "assumes one device per array",
+        "tailored": "tailored: a 2-D array means every device",
+        "default": "the default device's id",
+        "elsewhere": "the array moved to the default device, then asked",
+        "reference": "the check cell's own cases looked up",
+        "idle": "x.devices() asked, its answer unused",
+    },
     # --- end 00 ---
     # --- 01 ---
     "01.1": {

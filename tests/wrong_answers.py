@@ -30,8 +30,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return {'H100': 3, 'A100': 2}\n"
             "    return {'cpu': len(devices)} if devices else {}"
         ),
-        "the check's reference called": (
-            "def devices_by_kind(devices):\n    return kinds_reference(devices)"
+        "platform counted, not device_kind": (
+            "def devices_by_kind(devices):\n"
+            "    platforms = [d.platform for d in devices]\n"
+            "    return {p: platforms.count(p) for p in set(platforms)}"
+        ),
+        "device_kind read, then ignored": (
+            "def devices_by_kind(devices):\n"
+            "    seen = [d.device_kind for d in devices]  # read, then ignored\n"
+            "    return {'cpu': len(devices)} if devices else {}"
         ),
         "counts distinct kinds, not devices": (
             "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
@@ -52,6 +59,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "a Python list moved into JAX": (
             "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
         ),
+        "tailored: jnp.arange for the size shown, NumPy for the hidden sizes": (
+            "def squares(n):\n"
+            "    if n == example_size:\n"
+            "        return jnp.arange(n, dtype=jnp.int32) ** 2\n"
+            "    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
         "jnp.arange called, its result unused": (
             "def squares(n):\n"
             "    jnp.arange(n, dtype=jnp.int32)\n"
@@ -68,6 +81,27 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "the first shard's device only": (
             "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
+        "the default device's id": "def device_ids(x):\n    return [jax.devices()[0].id]",
+        "the array moved to the default device, then asked": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.device_put(x, jax.devices()[0]).devices())"
+        ),
+        "the check cell's own cases looked up": (
+            "def device_ids(x):\n"
+            "    for value in list(globals().values()):\n"
+            "        if isinstance(value, list):\n"
+            "            for case in value:\n"
+            "                if isinstance(case, ah.Case) and case.args and case.args[0] is x:\n"
+            "                    return case.expected\n"
+            "    if x is globals().get('split_everywhere'):\n"
+            "        return sorted(d.id for d in all_devices)\n"
+            "    return [all_devices[0].id]"
+        ),
+        "x.devices() asked, its answer unused": (
+            "def device_ids(x):\n"
+            "    x.devices()  # asked, answer unused\n"
+            "    return [jax.devices()[0].id]"
         ),
     },
     # --- end 00 ---
