@@ -98,6 +98,35 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 02 ---
     # --- end 02 ---
     # --- 03 ---
+    "03.1": {
+        "hard-coded": "hard-coded rows of this machine",
+        "twin route": "copied from the helpers' probe",
+        "tailored": "platform and memories tailored to this machine",
+        "default": "the default memory only",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "rows rebuilt from ah.probe() for the ids given",
+        "idle": "addressable_memories() called, its result unused",
+    },
+    "03.2": {
+        "hard-coded": "hard-coded ids",
+        "twin route": "jax.local_devices(process_index=...), not the list given",
+        "tailored": "tailored to the visible pretend cluster",
+        "default": "this process's local devices, not the ones given",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "the check's pretend_cluster called for its table",
+        "idle": "process_index read, then ignored",
+    },
+    "03.3": {
+        "hard-coded": "hard-coded count",
+        "twin route": "the count set with jax.config, not the environment",
+        "tailored": "tailored: the child reads the count the check slips into XLA_FLAGS",
+        "default": "counted by the child's default backend without JAX_PLATFORMS",
+        "elsewhere": "this kernel's devices",
+        "reference": "the lesson's own measurement returned",
+        "idle": "the child's answer thrown away",
+    },
     # --- end 03 ---
     # --- 04 ---
     # --- end 04 ---

@@ -444,9 +444,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "            for p in ah.probe().devices}\n"
             "    return [rows[d.id] for d in devices]"
         ),
-        "the check cell's own probed table": (
-            "def inventory(devices):\n    return [probed[d.id] for d in devices]"
-        ),
         "platform and memories tailored to this machine": (
             "def inventory(devices):\n"
             "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
@@ -480,6 +477,21 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    if devices and not hasattr(devices[0], 'platform'):\n"
             "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
             "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "jax.local_devices(process_index=...), not the list given": (
+            "def owned_ids(devices, process):\n"
+            "    return sorted(d.id for d in jax.local_devices(process_index=process))"
+        ),
+        "the check's pretend_cluster called for its table": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and isinstance(devices[0], PretendDevice):\n"
+            "        return pretend_cluster()[1][process]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "process_index read, then ignored": (
+            "def owned_ids(devices, process):\n"
+            "    owners = [d.process_index for d in devices]  # read, then ignored\n"
+            "    return sorted(d.id for d in devices)"
         ),
         "in the list's order, not sorted": (
             "def owned_ids(devices, process):\n"
@@ -521,6 +533,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
             "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
             "    return n"
+        ),
+        "tailored: the child reads the count the check slips into XLA_FLAGS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            '    code = (\'import json, os; flags = os.environ.get("XLA_FLAGS", ""); \'\n'
+            '            \'print(json.dumps(int(flags.rsplit("=", 1)[-1]) if "count" in flags else %d))\' % n)\n'
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the lesson's own measurement returned": (
+            "def cpu_devices_in_fresh_process(n):\n    return started['count']"
         ),
         "counted by the child's default backend without JAX_PLATFORMS": (
             "def cpu_devices_in_fresh_process(n):\n"
