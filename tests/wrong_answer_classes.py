@@ -129,6 +129,43 @@ COVERAGE: dict[str, dict[str, str]] = {
     },
     # --- end 03 ---
     # --- 04 ---
+    "04.1": {
+        "hard-coded": "hard-coded: the one-device-to-split figure",
+        "twin route": "all or nothing by comparing shardings",
+        "tailored": "four bytes per element assumed",
+        "default": "memory kinds ignored",
+        "elsewhere": "n/a: the answer is arithmetic on shard metadata (slices, devices, memory "
+        "kinds) in Python; no array is computed, so no work could run elsewhere and be moved",
+        "reference": "the check's cases looked up by identity",
+        "idle": "shards read, then ignored",
+    },
+    "04.2": {
+        "hard-coded": "hard-coded: the state of the notebook",
+        "twin route": "a detour through NumPy",
+        "tailored": "tailored: only the two keys of the example",
+        "default": "the default does the work: still in device memory",
+        "elsewhere": "the layout is lost: every leaf on one device",
+        "reference": "the check's own reference",
+        "idle": "the API called and its result thrown away",
+    },
+    "04.3": {
+        "hard-coded": "hard-coded: the sum of the notebook's inputs",
+        "twin route": "a twin route: jnp.add on device 0 under jit, moved",
+        "tailored": "tailored: both moved to the shown target, the middle device",
+        "default": "no explicit move: plain a + b",
+        "elsewhere": "added on b's device, the result moved",
+        "reference": "the check's own reference",
+        "idle": "a move to device made and dropped; the sum made on a's device and moved",
+    },
+    "04.4": {
+        "hard-coded": "hard-coded: rows of the notebook's vector",
+        "twin route": "the whole stack broadcast under jit from a replicated copy",
+        "tailored": "tailored: the whole stack built flat on v's device, split, then reshaped",
+        "default": "stacked on the default device",
+        "elsewhere": "the whole stack built on v's device, then resharded",
+        "reference": "the check's own reference",
+        "idle": "per-device copies made and dropped; the whole stack built eagerly and resharded",
+    },
     # --- end 04 ---
     # --- 05 ---
     # --- end 05 ---

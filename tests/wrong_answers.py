@@ -578,6 +578,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * dst.dtype.itemsize\n"
             "    return total"
         ),
+        "the check's cases looked up by identity": (
+            "def bytes_arriving(src, dst):\n"
+            "    table = {(id(x), id(spread_from_x)): B * (n - 1) // n, (id(spread), id(replicated)): B * (n - 1),\n"
+            "             (id(x), id(x_in_host)): B, (id(spread), id(parked)): B,\n"
+            "             (id(on_last), id(x)): 0 if n == 1 else B,\n"
+            "             (id(by_rows), id(by_cols)): grid.nbytes * (n - 1) // n}\n"
+            "    return table.get((id(src), id(dst)), 0)"
+        ),
+        "shards read, then ignored": (
+            "def bytes_arriving(src, dst):\n"
+            "    indices = [s.index for s in dst.addressable_shards]  # read, then ignored\n"
+            "    return dst.nbytes * (n - 1) // n"
+        ),
         "four bytes per element assumed": (
             "def bytes_arriving(src, dst):\n"
             "    def bounds(index, shape):\n"
@@ -665,6 +678,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.device_put(total, device)"
         ),
         "the check's own reference": "def add_on(a, b, device):\n    return sum_on(a, b, device)",
+        "tailored: both moved to the shown target, the middle device": (
+            "def add_on(a, b, device):\n"
+            "    there = jax.devices()[n // 2]\n"
+            "    return jax.device_put(a, there) + jax.device_put(b, there)"
+        ),
+        "a move to device made and dropped; the sum made on a's device and moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(a.devices()))\n"
+            "    jax.device_put(a, device)  # made, then dropped\n"
+            "    return jax.device_put(a + jax.device_put(b, home), device)"
+        ),
     },
     "04.4": {
         "hard-coded: rows of the notebook's vector": (
@@ -703,6 +727,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
         ),
         "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "tailored: the whole stack built flat on v's device, split, then reshaped": (
+            "def replicate_rows(v):\n"
+            "    home = next(iter(v.devices()))\n"
+            "    flat = jnp.concatenate([jnp.ravel(v)] * n)\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(flat, rows).reshape(n, *v.shape)"
+        ),
+        "per-device copies made and dropped; the whole stack built eagerly and resharded": (
+            "def replicate_rows(v):\n"
+            "    own = [jax.device_put(v, d) for d in jax.devices()]  # made, then dropped\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(whole, rows)"
+        ),
         "the whole stack built eagerly, out of the tracer's sight, then resharded": (
             "def replicate_rows(v):\n"
             "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
