@@ -60,7 +60,7 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 01 ---
     "01.1": {
         "hard-coded": "hard-coded sums (tailored to the shown input)",
-        "twin route": "a comparison matrix, no scatter",
+        "twin route": "jnp.bincount of the values masked by hand",
         "tailored": "tailored: indices shifted by two for the -1 and -2 of the shown values",
         "default": "the default scatter: -1 wraps to the last bin",
         "elsewhere": "the sums made on the host and added to an empty scatter",

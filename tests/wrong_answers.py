@@ -153,6 +153,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def histogram(values, weights, n_bins):\n"
             "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
         ),
+        "jnp.bincount of the values masked by hand": (
+            "def histogram(values, weights, n_bins):\n"
+            "    keep = (values >= 0) & (values < n_bins)\n"
+            "    spare = jnp.where(keep, values, n_bins)  # out-of-range values go to a spare bin\n"
+            "    return jnp.bincount(spare, weights, length=n_bins + 1)[:n_bins].astype(jnp.float32)"
+        ),
         "tailored: indices shifted by two for the -1 and -2 of the shown values": (
             "def histogram(values, weights, n_bins):\n"
             "    shifted = jnp.zeros(n_bins + 2, jnp.float32).at[values + 2].add(weights, mode='drop')\n"
