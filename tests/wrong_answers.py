@@ -159,6 +159,11 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    spare = jnp.where(keep, values, n_bins)  # out-of-range values go to a spare bin\n"
             "    return jnp.bincount(spare, weights, length=n_bins + 1)[:n_bins].astype(jnp.float32)"
         ),
+        "indices cast to uint32, so that negative values land past the end": (
+            "def histogram(values, weights, n_bins):\n"
+            "    unsigned = values.astype(jnp.uint32)\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[unsigned].add(weights, mode='drop')"
+        ),
         "tailored: indices shifted by two for the -1 and -2 of the shown values": (
             "def histogram(values, weights, n_bins):\n"
             "    shifted = jnp.zeros(n_bins + 2, jnp.float32).at[values + 2].add(weights, mode='drop')\n"
