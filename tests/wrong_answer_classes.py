@@ -25,14 +25,147 @@ NOT_APPLICABLE = "n/a: "
 
 COVERAGE: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
+    "00.1": {
+        "hard-coded": "hard-coded dictionary",
+        "twin route": "platform counted, not device_kind",
+        "tailored": "tailored to the visible made-up machine",
+        "default": "counts this machine's devices, not the list given",
+        "elsewhere": "n/a: the answer counts attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "n/a: the check cell computes each expected count inline inside its call and "
+        "keeps none in a name; the made-up machine it keeps can only be counted, which is the skill",
+        "idle": "device_kind read, then ignored",
+    },
+    "00.2": {
+        "hard-coded": "hard-coded squares for n = 16",
+        "twin route": "a Python list moved into JAX",
+        "tailored": "tailored: jnp.arange for the size shown, NumPy for the hidden sizes",
+        "default": "n/a: leaving dtype= out of jnp.arange gives int32 because 64-bit mode is off in "
+        "this course, so the default is the dtype the task asks for: a right answer, not a shortcut",
+        "elsewhere": "computed in NumPy, moved into JAX",
+        "reference": "n/a: the check cell keeps no reference to call; its expected arrays are NumPy "
+        "expressions written inline, and computing them in NumPy is 'computed in NumPy, moved into JAX'",
+        "idle": "jnp.arange called, its result unused",
+    },
+    "00.3": {
+        "hard-coded": "hard-coded first device",
+        "twin route": "assumes one device per array",
+        "tailored": "tailored: a 2-D array means every device",
+        "default": "the default device's id",
+        "elsewhere": "the array moved to the default device, then asked",
+        "reference": "the check cell's own cases looked up",
+        "idle": "x.devices() asked, its answer unused",
+    },
     # --- end 00 ---
     # --- 01 ---
+    "01.1": {
+        "hard-coded": "hard-coded sums (tailored to the shown input)",
+        "twin route": "jnp.bincount of the values masked by hand",
+        "tailored": "tailored: indices shifted by two for the -1 and -2 of the shown values",
+        "default": "the default scatter: -1 wraps to the last bin",
+        "elsewhere": "the sums made on the host and added to an empty scatter",
+        "reference": "the check's own case builder called",
+        "idle": "an idle .at update beside a comparison sum",
+    },
+    "01.2": {
+        "hard-coded": "hard-coded lookup",
+        "twin route": "compares the indices with jnp.where",
+        "tailored": "tailored: only ids 10 and 15 are past the end",
+        "default": "the default read (clamped)",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called",
+        "idle": "an idle fill-mode read beside a comparison",
+    },
+    "01.3": {
+        "hard-coded": "hard-coded table",
+        "twin route": "a one-hot matmul, no scatter",
+        "tailored": "tailored: the last two entries taken for the padding",
+        "default": "not compiled with jax.jit",
+        "elsewhere": "the update made on the host (pure_callback)",
+        "reference": "the check's own reference called",
+        "idle": "an idle scatter beside a one-hot matmul",
+    },
+    "01.4": {
+        "hard-coded": "hard-coded mean",
+        "twin route": "NumPy float64 detour",
+        "tailored": "tailored: a float32 mean shifted by the first sample (the shown values are close)",
+        "default": "float32 input not converted: the mean is float32",
+        "elsewhere": "a host callback inside the 64-bit block",
+        "reference": "the check's own case builder called",
+        "idle": "an idle float64 mean, the host's returned",
+    },
     # --- end 01 ---
     # --- 02 ---
     # --- end 02 ---
     # --- 03 ---
+    "03.1": {
+        "hard-coded": "hard-coded rows of this machine",
+        "twin route": "copied from the helpers' probe",
+        "tailored": "platform and memories tailored to this machine",
+        "default": "the default memory only",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "rows rebuilt from ah.probe() for the ids given",
+        "idle": "addressable_memories() called, its result unused",
+    },
+    "03.2": {
+        "hard-coded": "hard-coded ids",
+        "twin route": "jax.local_devices(process_index=...), not the list given",
+        "tailored": "tailored to the visible pretend cluster",
+        "default": "this process's local devices, not the ones given",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "the check's pretend_cluster called for its table",
+        "idle": "process_index read, then ignored",
+    },
+    "03.3": {
+        "hard-coded": "hard-coded count",
+        "twin route": "the count set with jax.config, not the environment",
+        "tailored": "tailored: the child reads the count the check slips into XLA_FLAGS",
+        "default": "counted by the child's default backend without JAX_PLATFORMS",
+        "elsewhere": "this kernel's devices",
+        "reference": "the lesson's own measurement returned",
+        "idle": "the child's answer thrown away",
+    },
     # --- end 03 ---
     # --- 04 ---
+    "04.1": {
+        "hard-coded": "hard-coded: the one-device-to-split figure",
+        "twin route": "all or nothing by comparing shardings",
+        "tailored": "four bytes per element assumed",
+        "default": "memory kinds ignored",
+        "elsewhere": "n/a: the answer is arithmetic on shard metadata (slices, devices, memory "
+        "kinds) in Python; no array is computed, so no work could run elsewhere and be moved",
+        "reference": "the check's cases looked up by identity",
+        "idle": "shards read, then ignored",
+    },
+    "04.2": {
+        "hard-coded": "hard-coded: the state of the notebook",
+        "twin route": "a detour through NumPy",
+        "tailored": "tailored: only the two keys of the example",
+        "default": "the default does the work: still in device memory",
+        "elsewhere": "the layout is lost: every leaf on one device",
+        "reference": "the check's own reference",
+        "idle": "the API called and its result thrown away",
+    },
+    "04.3": {
+        "hard-coded": "hard-coded: the sum of the notebook's inputs",
+        "twin route": "a twin route: jnp.add on device 0 under jit, moved",
+        "tailored": "tailored: both moved to the shown target, the middle device",
+        "default": "no explicit move: plain a + b",
+        "elsewhere": "added on b's device, the result moved",
+        "reference": "the check's own reference",
+        "idle": "a move to device made and dropped; the sum made on a's device and moved",
+    },
+    "04.4": {
+        "hard-coded": "hard-coded: rows of the notebook's vector",
+        "twin route": "the whole stack broadcast under jit from a replicated copy",
+        "tailored": "tailored: the whole stack built flat on v's device, split, then reshaped",
+        "default": "stacked on the default device",
+        "elsewhere": "the whole stack built on v's device, then resharded",
+        "reference": "the check's own reference",
+        "idle": "per-device copies made and dropped; the whole stack built eagerly and resharded",
+    },
     # --- end 04 ---
     # --- 05 ---
     # --- end 05 ---
@@ -47,5 +180,33 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 10 ---
     # --- end 10 ---
     # --- A1 ---
+    "A1.1": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no kernel",
+        "tailored": "tailored: a kernel written for 2-D blocks only",
+        "default": "n/a: pallas_call's defaults (one program, the whole array as its block) are "
+        "what the task asks for, and no default computes the squared difference for the learner",
+        "elsewhere": "difference taken outside, a one-input kernel squares it",
+        "reference": "the check's own reference called back from inside the kernel",
+        "idle": "an idle kernel beside plain jax.numpy",
+    },
+    "A1.2": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "the lesson's row kernel applied to the transpose",
+        "tailored": "tailored: an index_map in elements, right when a block is one column",
+        "default": "no BlockSpecs: every program normalises the whole array",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called back from inside a column-tiled kernel",
+        "idle": "an idle column kernel beside plain jax.numpy",
+    },
+    "A1.3": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no FFI call",
+        "tailored": "a fixed power",
+        "default": "no vmap_method",
+        "elsewhere": "the sums made on the host by a callback, the FFI result multiplied by zero",
+        "reference": "the FFI result handed to the check's own reference in a callback",
+        "idle": "an FFI call made and thrown away beside plain jax.numpy",
+    },
     # --- end A1 ---
 }

@@ -30,8 +30,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return {'H100': 3, 'A100': 2}\n"
             "    return {'cpu': len(devices)} if devices else {}"
         ),
-        "the check's reference called": (
-            "def devices_by_kind(devices):\n    return kinds_reference(devices)"
+        "platform counted, not device_kind": (
+            "def devices_by_kind(devices):\n"
+            "    platforms = [d.platform for d in devices]\n"
+            "    return {p: platforms.count(p) for p in set(platforms)}"
+        ),
+        "device_kind read, then ignored": (
+            "def devices_by_kind(devices):\n"
+            "    seen = [d.device_kind for d in devices]  # read, then ignored\n"
+            "    return {'cpu': len(devices)} if devices else {}"
         ),
         "counts distinct kinds, not devices": (
             "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
@@ -52,6 +59,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "a Python list moved into JAX": (
             "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
         ),
+        "tailored: jnp.arange for the size shown, NumPy for the hidden sizes": (
+            "def squares(n):\n"
+            "    if n == example_size:\n"
+            "        return jnp.arange(n, dtype=jnp.int32) ** 2\n"
+            "    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
         "jnp.arange called, its result unused": (
             "def squares(n):\n"
             "    jnp.arange(n, dtype=jnp.int32)\n"
@@ -68,6 +81,27 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "the first shard's device only": (
             "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
+        "the default device's id": "def device_ids(x):\n    return [jax.devices()[0].id]",
+        "the array moved to the default device, then asked": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.device_put(x, jax.devices()[0]).devices())"
+        ),
+        "the check cell's own cases looked up": (
+            "def device_ids(x):\n"
+            "    for value in list(globals().values()):\n"
+            "        if isinstance(value, list):\n"
+            "            for case in value:\n"
+            "                if isinstance(case, ah.Case) and case.args and case.args[0] is x:\n"
+            "                    return case.expected\n"
+            "    if x is globals().get('split_everywhere'):\n"
+            "        return sorted(d.id for d in all_devices)\n"
+            "    return [all_devices[0].id]"
+        ),
+        "x.devices() asked, its answer unused": (
+            "def device_ids(x):\n"
+            "    x.devices()  # asked, answer unused\n"
+            "    return [jax.devices()[0].id]"
         ),
     },
     # --- end 00 ---
@@ -118,6 +152,22 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the check's own case builder called": (
             "def histogram(values, weights, n_bins):\n"
             "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
+        ),
+        "jnp.bincount of the values masked by hand": (
+            "def histogram(values, weights, n_bins):\n"
+            "    keep = (values >= 0) & (values < n_bins)\n"
+            "    spare = jnp.where(keep, values, n_bins)  # out-of-range values go to a spare bin\n"
+            "    return jnp.bincount(spare, weights, length=n_bins + 1)[:n_bins].astype(jnp.float32)"
+        ),
+        "indices cast to uint32, so that negative values land past the end": (
+            "def histogram(values, weights, n_bins):\n"
+            "    unsigned = values.astype(jnp.uint32)\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[unsigned].add(weights, mode='drop')"
+        ),
+        "tailored: indices shifted by two for the -1 and -2 of the shown values": (
+            "def histogram(values, weights, n_bins):\n"
+            "    shifted = jnp.zeros(n_bins + 2, jnp.float32).at[values + 2].add(weights, mode='drop')\n"
+            "    return shifted[2:]"
         ),
         "jnp.histogram: a value equal to n_bins lands in the last bin": (
             "def histogram(values, weights, n_bins):\n"
@@ -182,6 +232,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
             " - lr * grads, mode='drop')"
         ),
+        "a one-hot matmul, no scatter": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
+            "    return table - lr * one_hot.T @ grads"
+        ),
+        "tailored: the last two entries taken for the padding": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows[:-2]].add(-lr * grads[:-2])"
+        ),
         "an idle scatter beside a one-hot matmul": (
             "@jax.jit\n"
             "def sparse_update(table, rows, grads, lr):\n"
@@ -244,6 +305,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def mean64(x):\n"
             "    with jax.enable_x64(True):\n"
             "        return jnp.asarray(mean_case(np.asarray(x), '').expected)"
+        ),
+        "tailored: a float32 mean shifted by the first sample (the shown values are close)": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        shift = x[0]\n"
+            "        return shift.astype(jnp.float64) + jnp.mean(x - shift).astype(jnp.float64)"
         ),
         "a host callback inside the 64-bit block": (
             "def mean64(x):\n"
@@ -388,9 +455,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "            for p in ah.probe().devices}\n"
             "    return [rows[d.id] for d in devices]"
         ),
-        "the check cell's own probed table": (
-            "def inventory(devices):\n    return [probed[d.id] for d in devices]"
-        ),
         "platform and memories tailored to this machine": (
             "def inventory(devices):\n"
             "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
@@ -424,6 +488,21 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    if devices and not hasattr(devices[0], 'platform'):\n"
             "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
             "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "jax.local_devices(process_index=...), not the list given": (
+            "def owned_ids(devices, process):\n"
+            "    return sorted(d.id for d in jax.local_devices(process_index=process))"
+        ),
+        "the check's pretend_cluster called for its table": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and isinstance(devices[0], PretendDevice):\n"
+            "        return pretend_cluster()[1][process]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "process_index read, then ignored": (
+            "def owned_ids(devices, process):\n"
+            "    owners = [d.process_index for d in devices]  # read, then ignored\n"
+            "    return sorted(d.id for d in devices)"
         ),
         "in the list's order, not sorted": (
             "def owned_ids(devices, process):\n"
@@ -466,6 +545,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
             "    return n"
         ),
+        "tailored: the child reads the count the check slips into XLA_FLAGS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            '    code = (\'import json, os; flags = os.environ.get("XLA_FLAGS", ""); \'\n'
+            '            \'print(json.dumps(int(flags.rsplit("=", 1)[-1]) if "count" in flags else %d))\' % n)\n'
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the lesson's own measurement returned": (
+            "def cpu_devices_in_fresh_process(n):\n    return started['count']"
+        ),
         "counted by the child's default backend without JAX_PLATFORMS": (
             "def cpu_devices_in_fresh_process(n):\n"
             "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
@@ -500,6 +588,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                   for s in src.addressable_shards if s.device == shard.device)\n"
             "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * dst.dtype.itemsize\n"
             "    return total"
+        ),
+        "the check's cases looked up by identity": (
+            "def bytes_arriving(src, dst):\n"
+            "    table = {(id(x), id(spread_from_x)): B * (n - 1) // n, (id(spread), id(replicated)): B * (n - 1),\n"
+            "             (id(x), id(x_in_host)): B, (id(spread), id(parked)): B,\n"
+            "             (id(on_last), id(x)): 0 if n == 1 else B,\n"
+            "             (id(by_rows), id(by_cols)): grid.nbytes * (n - 1) // n}\n"
+            "    return table.get((id(src), id(dst)), 0)"
+        ),
+        "shards read, then ignored": (
+            "def bytes_arriving(src, dst):\n"
+            "    indices = [s.index for s in dst.addressable_shards]  # read, then ignored\n"
+            "    return dst.nbytes * (n - 1) // n"
         ),
         "four bytes per element assumed": (
             "def bytes_arriving(src, dst):\n"
@@ -588,6 +689,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.device_put(total, device)"
         ),
         "the check's own reference": "def add_on(a, b, device):\n    return sum_on(a, b, device)",
+        "tailored: both moved to the shown target, the middle device": (
+            "def add_on(a, b, device):\n"
+            "    there = jax.devices()[n // 2]\n"
+            "    return jax.device_put(a, there) + jax.device_put(b, there)"
+        ),
+        "a move to device made and dropped; the sum made on a's device and moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(a.devices()))\n"
+            "    jax.device_put(a, device)  # made, then dropped\n"
+            "    return jax.device_put(a + jax.device_put(b, home), device)"
+        ),
     },
     "04.4": {
         "hard-coded: rows of the notebook's vector": (
@@ -626,6 +738,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
         ),
         "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "tailored: the whole stack built flat on v's device, split, then reshaped": (
+            "def replicate_rows(v):\n"
+            "    home = next(iter(v.devices()))\n"
+            "    flat = jnp.concatenate([jnp.ravel(v)] * n)\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(flat, rows).reshape(n, *v.shape)"
+        ),
+        "per-device copies made and dropped; the whole stack built eagerly and resharded": (
+            "def replicate_rows(v):\n"
+            "    own = [jax.device_put(v, d) for d in jax.devices()]  # made, then dropped\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(whole, rows)"
+        ),
         "the whole stack built eagerly, out of the tracer's sight, then resharded": (
             "def replicate_rows(v):\n"
             "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
@@ -1245,6 +1371,14 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
             "                          interpret=INTERPRET)((x - y) ** 2, y)"
         ),
+        "tailored: a kernel written for 2-D blocks only": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[:, :] - y_ref[:, :]\n"
+            "    o_ref[:, :] = d * d\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
         "the check's own reference called back from inside the kernel": (
             "def _kernel(x_ref, y_ref, o_ref):\n"
             "    x, y = x_ref[...], y_ref[...]\n"
@@ -1317,6 +1451,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
             "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
         ),
+        "tailored: an index_map in elements, right when a block is one column": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j * block_cols))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
         "the check's own reference called back from inside a column-tiled kernel": (
             "def _kernel(x_ref, o_ref):\n"
             "    x = x_ref[...]\n"
@@ -1371,6 +1515,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
             "                            vmap_method='sequential')\n"
             "    return call(x, power=np.int64(power))"
+        ),
+        "the sums made on the host by a callback, the FFI result multiplied by zero": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    host = jax.pure_callback(\n"
+            "        lambda v: (np.abs(v) ** power).sum(axis=-1).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), x, vmap_method='broadcast_all')\n"
+            "    return host + 0 * s"
         ),
         "the FFI result handed to the check's own reference in a callback": (
             "def power_sum_ffi(x, power):\n"
