@@ -96,6 +96,42 @@ COVERAGE: dict[str, dict[str, str]] = {
     },
     # --- end 01 ---
     # --- 02 ---
+    "02.1": {
+        "hard-coded": "hard-coded three vmaps",
+        "twin route": "lax.map over the examples",
+        "tailored": "jnp.vectorize with cosine's signature",
+        "default": "f unchanged: broadcasting left to do the batching",
+        "elsewhere": "each example computed through NumPy on the host",
+        "reference": "the check's reference called back from the mapped function",
+        "idle": "vmaps built and thrown away beside a loop",
+    },
+    "02.2": {
+        "hard-coded": "hard-coded padding of 3",
+        "twin route": "NumPy, not compiled",
+        "tailored": "assumes a non-empty x",
+        "default": "zeros in the default dtype",
+        "elsewhere": "padded on the host in a callback",
+        "reference": "the check's reference called back",
+        "idle": "a jitted version built and not used",
+    },
+    "02.3": {
+        "hard-coded": "hard-coded output",
+        "twin route": "stride 1, then every other output",
+        "tailored": "SAME padding cropped to the 16x16 example's output",
+        "default": "default dimension numbers",
+        "elsewhere": "correlated on the host in a callback",
+        "reference": "the check's reference called back",
+        "idle": "an idle strided convolution beside windows sliced by hand",
+    },
+    "02.4": {
+        "hard-coded": "hard-coded results",
+        "twin route": "inputs deleted by hand, memory not reused",
+        "tailored": "learning rate fixed at the example's 0.1",
+        "default": "no donation",
+        "elsewhere": "computed on the host in a callback, with donation",
+        "reference": "the check's reference called with a guessed seed",
+        "idle": "a donating step built and not used",
+    },
     # --- end 02 ---
     # --- 03 ---
     "03.1": {

@@ -331,12 +331,70 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return f\n"
             "    inner = vmap_n(f, n - 1)\n"
             "    def looped(*args):\n"
-            "        rows = range(args[0].shape[0])\n"
-            "        return jnp.stack([inner(*[a[i] for a in args]) for i in rows])\n"
+            "        rows = [inner(*[a[i] for a in args]) for i in range(args[0].shape[0])]\n"
+            "        return jax.tree.map(lambda *leaves: jnp.stack(leaves), *rows)\n"
             "    return looped"
         ),
         "NumPy's vectorize": (
             "def vmap_n(f, n):\n    return np.vectorize(f, signature='(k),(k)->()')"
+        ),
+        "lax.map over the examples": (
+            "def vmap_n(f, n):\n"
+            "    if n == 0:\n"
+            "        return f\n"
+            "    inner = vmap_n(f, n - 1)\n"
+            "    return lambda *args: jax.lax.map(lambda example: inner(*example), args)"
+        ),
+        "jnp.vectorize with cosine's signature": (
+            "def vmap_n(f, n):\n    return jnp.vectorize(f, signature='(k),(k)->()')"
+        ),
+        "f unchanged: broadcasting left to do the batching": "def vmap_n(f, n):\n    return f",
+        "each example computed through NumPy on the host": (
+            "def vmap_n(f, n):\n"
+            "    def mapped(*args):\n"
+            "        host = [np.asarray(a) for a in args]\n"
+            "        batch = host[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in host)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.asarray(np.stack([np.asarray(v) for v in leaves])"
+            ".reshape(batch + np.shape(leaves[0]))),\n"
+            "            *outs)\n"
+            "    return mapped"
+        ),
+        "the check's reference called back from the mapped function": (
+            "def vmap_n(f, n):\n"
+            "    def mapped(*args):\n"
+            "        batch = args[0].shape[:n]\n"
+            "        one = jax.eval_shape(f, *(jax.ShapeDtypeStruct(a.shape[n:], a.dtype) for a in args))\n"
+            "        shapes = jax.tree.map(lambda s: jax.ShapeDtypeStruct(batch + s.shape, s.dtype), one)\n"
+            "        return jax.pure_callback(lambda *host: one_at_a_time(f, n, *host), shapes, *args)\n"
+            "    return mapped"
+        ),
+        "pmap over the examples": (
+            "def vmap_n(f, n):\n    for _ in range(n):\n        f = jax.pmap(f)\n    return f"
+        ),
+        "a Python loop calling a jitted f per example": (
+            "def vmap_n(f, n):\n"
+            "    one = jax.jit(f)\n"
+            "    def mapped(*args):\n"
+            "        batch = args[0].shape[:n]\n"
+            "        outs = [one(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n"
+            "    return mapped"
+        ),
+        "vmaps built and thrown away beside a loop": (
+            "def vmap_n(f, n):\n"
+            "    batched = f\n"
+            "    for _ in range(n):\n"
+            "        batched = jax.vmap(batched)\n"
+            "    def mapped(*args):\n"
+            "        batched(*args)  # computed, unused\n"
+            "        batch = args[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n"
+            "    return mapped"
         ),
     },
     "02.2": {
@@ -358,6 +416,35 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "not jitted": (
             "def zero_pad(x, length):\n"
             "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = zero_pad"
+        ),
+        "assumes a non-empty x": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.concatenate([x, jnp.repeat(x[:1] * 0, length - x.shape[0])])\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "zeros in the default dtype": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.concatenate([x, jnp.zeros(length - x.shape[0])])\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "padded on the host in a callback": (
+            "def zero_pad(x, length):\n"
+            "    shape = jax.ShapeDtypeStruct((length,), x.dtype)\n"
+            "    return jax.pure_callback(lambda v: np.pad(v, (0, length - v.shape[0])), shape, x)\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "the check's reference called back": (
+            "def zero_pad(x, length):\n"
+            "    shape = jax.ShapeDtypeStruct((length,), x.dtype)\n"
+            "    return jax.pure_callback(\n"
+            "        lambda v: np.asarray(pad_case(v, length, '').expected, v.dtype), shape, x)\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "a jitted version built and not used": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "compiled_pad = jax.jit(zero_pad, static_argnames='length')\n"
             "pad_to = zero_pad"
         ),
     },
@@ -382,6 +469,43 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def downsample_conv(images, kernels):\n"
             "    return lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
             "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+        ),
+        "SAME padding cropped to the 16x16 example's output": (
+            "def downsample_conv(images, kernels):\n"
+            "    out = lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
+            "                                   dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    return out[:, :7, :7, :]"
+        ),
+        "default dimension numbers": (
+            "def downsample_conv(images, kernels):\n"
+            "    return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID')"
+        ),
+        "correlated on the host in a callback": (
+            "def downsample_conv(images, kernels):\n"
+            "    def host(im, k):\n"
+            "        windows = sliding_window_view(im, k.shape[:2], axis=(1, 2))[:, ::2, ::2]\n"
+            "        return np.einsum('nhwcij,ijco->nhwo', windows, k).astype(np.float32)\n"
+            "    n, h, w, _ = images.shape\n"
+            "    kh, kw, _, o = kernels.shape\n"
+            "    shape = jax.ShapeDtypeStruct((n, (h - kh) // 2 + 1, (w - kw) // 2 + 1, o), jnp.float32)\n"
+            "    return jax.pure_callback(host, shape, images, kernels)"
+        ),
+        "the check's reference called back": (
+            "def downsample_conv(images, kernels):\n"
+            "    n, h, w, _ = images.shape\n"
+            "    kh, kw, _, o = kernels.shape\n"
+            "    shape = jax.ShapeDtypeStruct((n, (h - kh) // 2 + 1, (w - kw) // 2 + 1, o), jnp.float32)\n"
+            "    return jax.pure_callback(\n"
+            "        lambda im, k: strided_correlation(im, k).astype(np.float32), shape, images, kernels)"
+        ),
+        "a strided convolution times zero, plus the reference called back": (
+            "def downsample_conv(images, kernels):\n"
+            "    conv = lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    shape = jax.ShapeDtypeStruct(conv.shape, jnp.float32)\n"
+            "    host = jax.pure_callback(\n"
+            "        lambda im, k: strided_correlation(im, k).astype(np.float32), shape, images, kernels)\n"
+            "    return conv * 0.0 + host"
         ),
         "an idle strided convolution beside windows sliced by hand": (
             "def downsample_conv(images, kernels):\n"
@@ -424,6 +548,40 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    velocity = 0.9 * velocity + grads\n"
             "    return params - lr * velocity, velocity\n\n"
             "momentum_step = jax.jit(momentum_update, donate_argnums=0)"
+        ),
+        "grads donated too": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnums=(0, 1, 2))"
+        ),
+        "learning rate fixed at the example's 0.1": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - 0.1 * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "computed on the host in a callback, with donation": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    def host(p, v, g, rate):\n"
+            "        v = 0.9 * v + g\n"
+            "        return (p - rate * v).astype(np.float32), v.astype(np.float32)\n"
+            "    shapes = (jax.ShapeDtypeStruct(params.shape, jnp.float32),) * 2\n"
+            "    return jax.pure_callback(host, shapes, params, velocity, grads, lr)\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "the check's reference called with a guessed seed": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    e = momentum_expected(params.shape, 0.1, 0)\n"
+            "    return params * 0 + e['params'], velocity * 0 + e['velocity']\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "a donating step built and not used": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "donating_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))\n"
+            "momentum_step = jax.jit(momentum_update)"
         ),
     },
     # --- end 02 ---
