@@ -14,6 +14,14 @@ from __future__ import annotations
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 00 --- (only notebook 00's engineer edits between these markers)
     "00.1": {
+        "reads the expected value from the checker's own frame": (
+            "import sys\n"
+            "def devices_by_kind(devices):\n"
+            "    frame = sys._getframe(1)\n"
+            "    while frame is not None and 'want' not in frame.f_locals:\n"
+            "        frame = frame.f_back\n"
+            "    return dict(frame.f_locals['want']) if frame is not None else {}"
+        ),
         "hard-coded dictionary": "def devices_by_kind(devices):\n    return {'cpu': 8}",
         "counts this machine's devices, not the list given": (
             "def devices_by_kind(devices):\n"
