@@ -45,6 +45,40 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 09 ---
     # --- end 09 ---
     # --- 10 ---
+    "10.1": {
+        "hard-coded": "hard-coded rules for the example's axes",
+        "twin route": "n/a: the answer is a dictionary of mesh-axis names, with no computation "
+        "in it; any road that builds the right dictionary is the skill itself",
+        "tailored": "tailored to the case it was shown",
+        "default": "nothing split: the default layout does the work",
+        "elsewhere": "n/a: no array is computed, placed or moved by this answer, so there is "
+        "nowhere else for the work to be done",
+        "reference": "section 2's layouts looked up by which kinds are present",
+        "idle": "rules under names the model does not use (they split nothing)",
+    },
+    "10.2": {
+        "hard-coded": "the notebook's own mesh, not the devices given",
+        "twin route": "n/a: the target is a tree of ShapeDtypeStructs with shardings; any road "
+        "to the same shardings over the same devices is the skill, and the roads that place "
+        "data instead are the elsewhere and reference answers",
+        "tailored": "tailored: every device when they divide, else one",
+        "default": "the abstract state as it is: the default placement does the work",
+        "elsewhere": "the state in memory moved there, not restored",
+        "reference": "the checkpoint restored in here, arrays returned as the target",
+        "idle": "the target built, then its shardings dropped",
+    },
+    "10.3": {
+        "hard-coded": "hard-coded bytes of the example",
+        "twin route": "n/a: the answer is arithmetic on the sizes; the same arithmetic by "
+        "another road (NumPy, a loop) is the skill, and the roads that build arrays are the "
+        "elsewhere answer the route check rejects",
+        "tailored": "the notebook's sizes and mesh, not the arguments",
+        "default": "the layout ignored: every parameter whole, as by default",
+        "elsewhere": "placed and measured, not predicted",
+        "reference": "section 3's measurements looked up by layout",
+        "idle": "n/a: the task names no API to call (it is arithmetic), so no call can sit idle "
+        "beside the answer; calls that build or place arrays are refused by the route check",
+    },
     # --- end 10 ---
     # --- A1 ---
     # --- end A1 ---

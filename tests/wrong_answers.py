@@ -1077,6 +1077,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return {'batch': 'data', 'heads': 'model', 'mlp': 'model'}\n"
             "    return layouts['FSDP×TP']"
         ),
+        "section 2's layouts looked up by which kinds are present": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    kinds = (dp is not None, fsdp is not None, tp is not None)\n"
+            "    name = {(True, False, False): 'DP', (False, True, False): 'FSDP',\n"
+            "            (False, False, True): 'TP'}.get(kinds, 'FSDP×TP')\n"
+            "    return layouts[name]"
+        ),
+        "rules under names the model does not use (they split nothing)": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embedding': fsdp, 'attention_heads': tp, 'hidden': tp}"
+        ),
     },
     "10.2": {
         "every device, divisible or not": (
@@ -1126,6 +1138,32 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data'}, grid)"
+        ),
+        "tailored: every device when they divide, else one": (
+            "def resume_target(abstract, devices):\n"
+            "    fits = sizes['d_model'] % len(devices) == 0 and batch_size % len(devices) == 0\n"
+            "    count = len(devices) if fits else 1\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "the checkpoint restored in here, arrays returned as the target": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return manager.restore(steps, args=ocp.args.StandardRestore(target))"
+        ),
+        "the target built, then its shardings dropped": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return jax.tree.map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), target)"
         ),
     },
     "10.3": {
@@ -1194,6 +1232,21 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    p = 4 * (2 * v * d // ways('embed') // ways('vocab') + sizes['layers'] * (\n"
             "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
             "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "the layout ignored: every parameter whole, as by default": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d + sizes['layers'] * (4 * d * w + 2 * d * f))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "section 3's measurements looked up by layout": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    for name, known in layouts.items():\n"
+            "        if known == layout:\n"
+            "            return {'parameters': held[name].largest('parameters'),\n"
+            "                    'optimizer': held[name].largest('optimizer')}\n"
+            "    return {'parameters': held['FSDP'].largest('parameters'),\n"
+            "            'optimizer': held['FSDP'].largest('optimizer')}"
         ),
     },
     # --- end 10 ---
