@@ -39,6 +39,33 @@ COVERAGE: dict[str, dict[str, str]] = {
     # --- 06 ---
     # --- end 06 ---
     # --- 07 ---
+    "07.1": {
+        "hard-coded": "hard-coded means of x",
+        "twin route": "the whole matrix gathered onto every device, then its mean",
+        "tailored": "the shown matrix's row count, taken from outside",
+        "default": "one device's mean, left to out_specs to replicate",
+        "elsewhere": "psum over an all_gather of the whole matrix",
+        "reference": "the check's expected values looked up by shape",
+        "idle": "the global mean psummed inside shard_map",
+    },
+    "07.2": {
+        "hard-coded": "hard-coded result for x",
+        "twin route": "gathers everything, then slices",
+        "tailored": "tailored: the shown matrix's answer hard-coded, shard_map elsewhere",
+        "default": "jnp.roll on the split array: the compiler moves the blocks",
+        "elsewhere": "jnp.roll on a replicated copy, no ppermute",
+        "reference": "the check's NumPy answer, computed on the host",
+        "idle": "a ppermute thrown away beside jnp.roll",
+    },
+    "07.3": {
+        "hard-coded": "hard-coded product",
+        "twin route": "gathers both operands instead of one all-reduce",
+        "tailored": "tailored: the shown sizes hard-coded, shard_map elsewhere",
+        "default": "global matmul, no shard_map",
+        "elsewhere": "both operands copied whole to every device, multiplied there",
+        "reference": "the check's expected products looked up by shape",
+        "idle": "a global matmul, a zero times a used shard_map added",
+    },
     # --- end 07 ---
     # --- 08 ---
     # --- end 08 ---
