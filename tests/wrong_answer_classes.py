@@ -68,6 +68,35 @@ COVERAGE: dict[str, dict[str, str]] = {
     },
     # --- end 07 ---
     # --- 08 ---
+    "08.1": {
+        "hard-coded": "hard-coded ones (the spread the data is drawn with)",
+        "twin route": "NumPy spread of rows gathered with process_allgather",
+        "tailored": "tailored: the shown row count written in",
+        "default": "this process's rows only",
+        "elsewhere": "each host's moments in NumPy, only they made global",
+        "reference": "the lesson's feature_means repeated (a mean, not a spread)",
+        "idle": "rows shared through files behind an unwatched barrier",
+    },
+    "08.2": {
+        "hard-coded": "hard-coded zeros",
+        "twin route": "one broadcast_one_to_all per rank instead of the gather",
+        "tailored": "tailored: every shard assumed as large as this one",
+        "default": "this process's mean only",
+        "elsewhere": "every process's rows padded and gathered, then NumPy",
+        "reference": "n/a: the check's reference runs in the notebook's process, a"
+        "nd the answer runs in the cluster's processes, which receive only the answer's source and their own inputs, so no reference is within its reach",
+        "idle": "broadcasts per rank, a gather called beside them and unused",
+    },
+    "08.3": {
+        "hard-coded": "hard-coded identity order",
+        "twin route": "rank 0's seed broadcast, its permutation drawn again on every process",
+        "tailored": "tailored: the draw of a seed all processes share",
+        "default": "each process keeps its own draw",
+        "elsewhere": "everyone's draws gathered, rank 0's row kept (no broadcast)",
+        "reference": "n/a: the check's reference runs in the notebook's process, a"
+        "nd the answer runs in the cluster's processes, which receive only the answer's source and their own inputs, so no reference is within its reach",
+        "idle": "assert_equal on a constant",
+    },
     # --- end 08 ---
     # --- 09 ---
     # --- end 09 ---
