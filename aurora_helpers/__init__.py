@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from .gpu_check import nvidia_gpus as nvidia_gpus
     from .jaxpr_inspect import FfiCall as FfiCall
     from .jaxpr_inspect import ReducedOperand as ReducedOperand
+    from .jaxpr_inspect import computed_outside as computed_outside
     from .jaxpr_inspect import ffi_calls as ffi_calls
     from .jaxpr_inspect import pallas_block_shapes as pallas_block_shapes
     from .jaxpr_inspect import pallas_grids as pallas_grids
@@ -109,6 +110,7 @@ if TYPE_CHECKING:
     from .routes import avoids as avoids
     from .routes import compiled_collectives as compiled_collectives
     from .routes import compiles_once as compiles_once
+    from .routes import computes_per_device as computes_per_device
     from .routes import donates as donates
     from .routes import jitted as jitted
     from .routes import reduces_own_blocks as reduces_own_blocks

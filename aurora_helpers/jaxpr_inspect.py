@@ -317,3 +317,68 @@ def _carry_axes(
         for i, v in enumerate(eqn.outvars):
             axes_of[v] = set(outs[i]) if outs is not None else set(carried)
     return [of(v) for v in jaxpr.outvars]
+
+
+#: Operations that move an array or change its layout without computing on its values.
+_PLACEMENTS = frozenset(
+    {"reshard", "sharding_constraint", "device_put", "mesh_cast", "copy", "copy_p", "pvary"}
+)
+
+
+def computed_outside(
+    fn: Callable[..., Any], *args: Any, around: str = "shard_map", **kwargs: Any
+) -> list[str]:
+    """The primitives that compute on ``fn``'s array arguments outside every ``around`` call
+    (``shard_map``) and that the result depends on, in program order.
+
+    Empty when the arguments reach the result only through ``shard_map`` (placing or resharding
+    them on the way is not computing); what is done to a ``shard_map``'s results afterwards does
+    not count. ``jnp.mean`` on the global array beside a ``shard_map``, or a global matmul fed
+    into one, shows up here even when its value is then mixed with the ``shard_map``'s.
+    """
+    found: list[str] = []
+    jaxpr = _trace(fn, args, kwargs)
+    positions = [i for i, a in enumerate(args) if _is_array(a)]
+    _outside(jaxpr, [True] * len(positions), around, found)
+    return found
+
+
+def _outside(jaxpr: Any, carries: list[bool], around: str, found: list[str]) -> list[bool]:
+    """Which values of ``jaxpr`` carry the arguments' data outside ``around``; note each
+    primitive that computes on them. Returns the flag of each output."""
+    used = {id(e) for e in _used_equations(jaxpr)}
+    flag: dict[Any, bool] = dict(zip(jaxpr.invars, carries, strict=True))
+
+    def of(v: Any) -> bool:
+        return flag.get(v, False) if _is_var(v) else False
+
+    for eqn in jaxpr.eqns:
+        if id(eqn) not in used:
+            continue
+        name = eqn.primitive.name
+        operands = [of(v) for v in eqn.invars]
+        outs: list[bool]
+        if name == around or not any(operands):
+            outs = [False] * len(eqn.outvars)
+        elif name in _PLACEMENTS:
+            outs = [True] * len(eqn.outvars)
+        else:
+            subs = [s for value in eqn.params.values() for s in _sub_jaxprs(value)]
+            calls = [s for s in subs if len(s.invars) == len(operands)]
+            if (
+                name not in _LOOPS
+                and calls
+                and all(len(s.outvars) == len(eqn.outvars) for s in calls)
+            ):
+                outs = [False] * len(eqn.outvars)
+                for sub in calls:  # a nested jit, checkpoint or custom derivative: look inside
+                    outs = [
+                        a or b
+                        for a, b in zip(outs, _outside(sub, operands, around, found), strict=True)
+                    ]
+            else:
+                found.append(name)
+                outs = [True] * len(eqn.outvars)
+        for v, f in zip(eqn.outvars, outs, strict=True):
+            flag[v] = f
+    return [of(v) for v in jaxpr.outvars]

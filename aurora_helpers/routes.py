@@ -122,6 +122,36 @@ def reduces_own_blocks(axis: str, *, why: str = "") -> RouteCheck:
     return requirement
 
 
+def computes_per_device(*, why: str = "") -> RouteCheck:
+    """The array arguments reach the result only through ``jax.shard_map``: nothing outside a
+    ``shard_map`` computes on them (see :func:`~aurora_helpers.computed_outside`).
+
+    It rejects a global computation beside or before the per-device program whose value the
+    result still carries: ``jnp.mean`` or a matmul on the whole arrays, mixed with a
+    ``shard_map``'s result (``+ 0 * s``) or fed into it as a replicated operand.
+    """
+
+    def requirement(
+        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[str]:
+        from .jaxpr_inspect import computed_outside
+
+        try:
+            outside = computed_outside(fn, *args, **kwargs)
+        except (TypeError, jax.errors.ConcretizationTypeError) as err:
+            return _untraceable(err)
+        if not outside:
+            return []
+        names = ", ".join(dict.fromkeys(outside))
+        tail = f" ({why})" if why else ""
+        return [
+            f"your result depends on work done on the whole arrays outside shard_map ({names}): "
+            f"the per-device program must do the computing{tail}"
+        ]
+
+    return requirement
+
+
 def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
     """The compiled program's collectives (those that move data) are exactly ``expected``.
 

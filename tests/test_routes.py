@@ -96,6 +96,38 @@ def test_reduces_own_blocks_looks_at_what_enters_the_collective(ring):
     assert problems and "reduction over 'i'" in problems[0]
 
 
+def test_computes_per_device_follows_the_arguments_outside_shard_map(ring):
+    mesh, x = ring
+    n = mesh.shape["i"]
+    check = ah.computes_per_device(why="each device reduces its own rows")
+    sm = _psum_mean(mesh)
+    placed = jax.jit(lambda a: sm(jax.reshard(a, NamedSharding(mesh, P("i")))))  # not computing
+    assert check(sm, (x,), {}) == [] and check(placed, (x,), {}) == []
+    assert check(lambda a: sm(a) * 2.0, (x,), {}) == []  # what is done to its result is fine
+    assert ah.computed_outside(sm, x) == []
+
+    def mixed(a):  # a global mean, its value carried past a shard_map that is used
+        return jnp.mean(a, 0) + 0 * sm(a)
+
+    def fed(a):  # a global mean fed into a shard_map beside the blocks
+        body = lambda b, m: jax.lax.psum(b.sum(0) * 0 + m / n, "i")  # noqa: E731
+        return jax.shard_map(body, mesh=mesh, in_specs=(P("i"), P()), out_specs=P())(
+            a, jnp.mean(a, 0)
+        )
+
+    for lazy in (mixed, fed, jax.jit(mixed)):
+        problems = check(lazy, (x,), {})
+        assert problems and "outside shard_map" in problems[0], lazy
+        assert "each device reduces its own rows" in problems[0]
+    assert "reduce_sum" in ah.computed_outside(mixed, x)
+
+    def thrown_away(a):  # work outside whose result is unused does not count
+        jnp.mean(a, 0)
+        return sm(a)
+
+    assert check(thrown_away, (x,), {}) == []
+
+
 def test_a_numpy_detour_cannot_be_traced(ring):
     _, x = ring
     problems = ah.uses("psum")(lambda a: np.asarray(a).mean(0), (x,), {})

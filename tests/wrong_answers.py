@@ -1074,49 +1074,50 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     # --- 07 --- (only notebook 07's engineer edits between these markers)
     "07.1": {
         "hard-coded means of x": (
-            "def column_means(a):\n    return jnp.asarray(x_np.mean(axis=0))"
+            "def local_column_means(block):\n    return jnp.asarray(x_np.mean(axis=0))"
         ),
-        "jnp.mean on the global array, no shard_map": (
-            "def column_means(a):\n    return jnp.mean(a, axis=0)"
-        ),
-        "NumPy detour": "def column_means(a):\n    return np.asarray(a).mean(axis=0)",
-        "gathers every block instead of summing": (
-            "def column_means(a):\n"
-            "    def local(block):\n"
-            "        return jax.lax.all_gather(block, 'i', tiled=True).mean(axis=0)\n"
-            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P(),\n"
-            "                         check_vma=False)(a)"
+        "the whole matrix gathered onto every device, then its mean": (
+            "def local_column_means(block):\n"
+            "    return jax.lax.all_gather(block, 'i', tiled=True).mean(axis=0)"
         ),
         "divides by the block's rows, not the matrix's": (
-            "def column_means(a):\n"
-            "    def local(block):\n"
-            "        return jax.lax.psum(block.sum(axis=0), 'i') / block.shape[0]\n"
-            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)"
+            "def local_column_means(block):\n"
+            "    return jax.lax.psum(block.sum(axis=0), 'i') / block.shape[0]"
         ),
-        "one device's mean, the check silenced": (
-            "def column_means(a):\n"
-            "    return jax.shard_map(lambda b: b.mean(axis=0), mesh=ring, in_specs=P('i'),\n"
-            "                         out_specs=P(), check_vma=False)(a)"
+        "the shown matrix's row count, taken from outside": (
+            "def local_column_means(block):\n"
+            "    return jax.lax.psum(block.sum(axis=0), 'i') / x.shape[0]"
         ),
-        "an idle shard_map with a psum beside jnp.mean": (
-            "def column_means(a):\n"
-            "    def local(block):\n"
-            "        return jax.lax.psum(block.sum(axis=0), 'i')\n"
-            "    jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)  # unused\n"
-            "    return jnp.mean(a, axis=0)"
+        "one device's mean, left to out_specs to replicate": (
+            "def local_column_means(block):\n    return block.mean(axis=0)"
+        ),
+        "a psum thrown away beside one device's mean": (
+            "def local_column_means(block):\n"
+            "    jax.lax.psum(block.sum(axis=0), 'i')\n"
+            "    return block.mean(axis=0)"
         ),
         "the global mean psummed inside shard_map": (
-            "def column_means(a):\n"
-            "    m = jnp.mean(a, axis=0)\n"
-            "    return jax.shard_map(lambda v: jax.lax.psum(v, 'i') / jax.lax.axis_size('i'),\n"
-            "                         mesh=ring, in_specs=P(), out_specs=P())(m)"
+            "def local_column_means(block):\n"
+            "    whole = jnp.mean(jnp.asarray(x_np), axis=0)\n"
+            "    return jax.lax.psum(whole, 'i') / jax.lax.axis_size('i')"
         ),
         "psum over an all_gather of the whole matrix": (
-            "def column_means(a):\n"
-            "    def local(block):\n"
-            "        whole = jax.lax.all_gather(block, 'i', tiled=True)\n"
-            "        return jax.lax.psum(whole.mean(axis=0), 'i') / jax.lax.axis_size('i')\n"
-            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P())(a)"
+            "def local_column_means(block):\n"
+            "    whole = jax.lax.all_gather(block, 'i', tiled=True)\n"
+            "    return jax.lax.psum(whole.mean(axis=0), 'i') / jax.lax.axis_size('i')"
+        ),
+        "the check's expected values looked up by shape": (
+            "def local_column_means(block):\n"
+            "    rows = block.shape[0] * jax.lax.axis_size('i')\n"
+            "    for case in mean_cases:\n"
+            "        if case.args[0].shape == (rows, block.shape[1]):\n"
+            "            return jnp.asarray(case.expected)\n"
+            "    return jnp.asarray(x_np.mean(axis=0))"
+        ),
+        "a mean of the global array, a zero times the psum added": (
+            "def local_column_means(block):\n"
+            "    partial = jax.lax.psum(block.sum(axis=0), 'i')\n"
+            "    return jnp.asarray(x_np.mean(axis=0)) + 0 * partial"
         ),
     },
     "07.2": {
@@ -1142,6 +1143,30 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def shift_left(a):\n"
             "    return jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', to_the_right), mesh=ring,\n"
             "                         in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "tailored: the shown matrix's answer hard-coded, shard_map elsewhere": (
+            "def shift_left(a):\n"
+            "    if a.shape == x.shape:\n"
+            "        return jnp.asarray(np.roll(blocks, -1, axis=0).reshape(rows, cols))\n"
+            "    size = ring.shape['i']\n"
+            "    pairs = [(k, (k - 1) % size) for k in range(size)]\n"
+            "    return jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), mesh=ring,\n"
+            "                         in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "jnp.roll on the split array: the compiler moves the blocks": (
+            "def shift_left(a):\n    return jnp.roll(a, -(a.shape[0] // n), axis=0)"
+        ),
+        "the check's NumPy answer, computed on the host": (
+            "def shift_left(a):\n"
+            "    return jax.device_put(shifted_blocks(np.asarray(a)), NamedSharding(ring, P('i')))"
+        ),
+        "a ppermute thrown away beside jnp.roll": (
+            "def shift_left(a):\n"
+            "    size = ring.shape['i']\n"
+            "    pairs = [(k, (k - 1) % size) for k in range(size)]\n"
+            "    jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), mesh=ring,\n"
+            "                  in_specs=P('i'), out_specs=P('i'))(a)\n"
+            "    return jnp.roll(a, -(a.shape[0] // n), axis=0)"
         ),
     },
     "07.3": {
@@ -1180,34 +1205,114 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.shard_map(lambda w: jax.lax.psum(w, 'i') / jax.lax.axis_size('i'),\n"
             "                         mesh=ring, in_specs=P(), out_specs=P())(whole)"
         ),
+        "a global matmul, a zero times a used shard_map added": (
+            "def matmul_psum(a, b):\n"
+            "    s = jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                      in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
+            "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P())) + 0 * s"
+        ),
+        "tailored: the shown sizes hard-coded, shard_map elsewhere": (
+            "def matmul_psum(a, b):\n"
+            "    if a.shape == a_cols.shape and b.shape == b_rows.shape:\n"
+            "        return jax.device_put(jnp.asarray(product_np), NamedSharding(ring, P()))\n"
+            "    return jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                         in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
+        ),
+        "the check's expected products looked up by shape": (
+            "def matmul_psum(a, b):\n"
+            "    for case in matmul_cases:\n"
+            "        if case.args[0].shape == a.shape and case.args[1].shape == b.shape:\n"
+            "            return jax.device_put(jnp.asarray(case.expected), NamedSharding(ring, P()))\n"
+            "    return jax.device_put(jnp.asarray(product_np), NamedSharding(ring, P()))"
+        ),
+        "both operands copied whole to every device, multiplied there": (
+            "def matmul_psum(a, b):\n"
+            "    whole = NamedSharding(ring, P())\n"
+            "    return jax.device_put(a, whole) @ jax.device_put(b, whole)"
+        ),
     },
     # --- end 07 ---
     # --- 08 --- (only notebook 08's engineer edits between these markers)
     "08.1": {
-        "hard-coded zeros (the mean the data is drawn around)": (
-            "def global_feature_means(local_rows):\n"
+        "hard-coded ones (the spread the data is drawn with)": (
+            "def global_feature_stds(local_rows):\n"
             "    import numpy as np\n"
-            "    return np.zeros(local_rows.shape[1], np.float32)"
+            "    return np.ones(local_rows.shape[1], np.float32)"
         ),
         "this process's rows only": (
-            "def global_feature_means(local_rows):\n"
+            "def global_feature_stds(local_rows):\n"
             "    import jax.numpy as jnp\n"
-            "    return jnp.mean(local_rows, axis=0)"
+            "    return jnp.std(local_rows, axis=0)"
         ),
-        "NumPy mean of rows gathered with process_allgather": (
-            "def global_feature_means(local_rows):\n"
+        "NumPy spread of rows gathered with process_allgather": (
+            "def global_feature_stds(local_rows):\n"
             "    from jax.experimental import multihost_utils\n"
-            "    return multihost_utils.process_allgather(local_rows, tiled=True).mean(axis=0)"
+            "    return multihost_utils.process_allgather(local_rows, tiled=True).std(axis=0)"
         ),
         "global array gathered back to the host, then NumPy": (
-            "def global_feature_means(local_rows):\n"
+            "def global_feature_stds(local_rows):\n"
             "    import jax\n"
             "    from jax.experimental import multihost_utils\n"
             "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
             "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
             "    data = jax.make_array_from_process_local_data(\n"
             "        NamedSharding(mesh, P('data')), local_rows)\n"
-            "    return multihost_utils.process_allgather(data, tiled=True).mean(axis=0)"
+            "    return multihost_utils.process_allgather(data, tiled=True).std(axis=0)"
+        ),
+        "the lesson's feature_means repeated (a mean, not a spread)": (
+            "def global_feature_stds(local_rows):\n"
+            "    import jax\n"
+            "    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',), axis_types=(AxisType.Explicit,))\n"
+            "    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n"
+            "    return jax.jit(lambda x: x.mean(axis=0), out_shardings=NamedSharding(mesh, P()))(data)"
+        ),
+        "each host's moments in NumPy, only they made global": (
+            "def global_feature_stds(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
+            "    moments = np.stack([local_rows.mean(axis=0), (local_rows ** 2).mean(axis=0)])\n"
+            "    local = np.repeat(moments[None], jax.local_device_count(), axis=0)\n"
+            "    glob = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local)\n"
+            "    spread = lambda m: jax.numpy.sqrt(m[:, 1].mean(0) - m[:, 0].mean(0) ** 2)\n"
+            "    return jax.jit(spread, out_shardings=NamedSharding(mesh, P()))(glob)"
+        ),
+        "rows shared through files behind an unwatched barrier": (
+            "def global_feature_stds(local_rows):\n"
+            "    import os, tempfile\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
+            "    jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n"
+            "    folder = os.path.join(tempfile.gettempdir(), 'aurora-08-rows')\n"
+            "    os.makedirs(folder, exist_ok=True)\n"
+            "    mine = os.path.join(folder, f'{jax.process_index()}.npy')\n"
+            "    np.save(mine, local_rows)\n"
+            "    multihost_utils.sync_global_devices('rows written')\n"
+            "    rows = np.concatenate([np.load(os.path.join(folder, f'{r}.npy'))\n"
+            "                           for r in range(jax.process_count())])\n"
+            "    multihost_utils.sync_global_devices('rows read')\n"
+            "    os.remove(mine)\n"
+            "    multihost_utils.sync_global_devices('files removed')\n"
+            "    if jax.process_index() == 0:\n"
+            "        os.rmdir(folder)\n"
+            "    spread = rows.std(axis=0)\n"
+            "    return jax.make_array_from_process_local_data(NamedSharding(mesh, P()), spread, spread.shape)"
+        ),
+        "tailored: the shown row count written in": (
+            "def global_feature_stds(local_rows):\n"
+            "    import jax\n"
+            "    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',), axis_types=(AxisType.Explicit,))\n"
+            "    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n"
+            "    def spread(x):\n"
+            "        mean = x.sum(axis=0) / 32\n"
+            "        return jax.numpy.sqrt(((x - mean) ** 2).sum(axis=0) / 32)\n"
+            "    return jax.jit(spread, out_shardings=NamedSharding(mesh, P()))(data)"
         ),
     },
     "08.2": {
@@ -1223,6 +1328,50 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def uneven_mean(local_rows):\n"
             "    from jax.experimental import multihost_utils\n"
             "    return multihost_utils.process_allgather(local_rows.mean(axis=0)).mean(axis=0)"
+        ),
+        "one broadcast_one_to_all per rank instead of the gather": (
+            "def uneven_mean(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    mine = np.append(local_rows.sum(axis=0), len(local_rows)).astype(np.float32)\n"
+            "    total = np.zeros_like(mine)\n"
+            "    for r in range(jax.process_count()):\n"
+            "        total += np.asarray(multihost_utils.broadcast_one_to_all(\n"
+            "            mine, is_source=jax.process_index() == r))\n"
+            "    return total[:-1] / total[-1]"
+        ),
+        "broadcasts per rank, a gather called beside them and unused": (
+            "def uneven_mean(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    multihost_utils.process_allgather(np.float32(len(local_rows)))\n"
+            "    mine = np.append(local_rows.sum(axis=0), len(local_rows)).astype(np.float32)\n"
+            "    total = np.zeros_like(mine)\n"
+            "    for r in range(jax.process_count()):\n"
+            "        total += np.asarray(multihost_utils.broadcast_one_to_all(\n"
+            "            mine, is_source=jax.process_index() == r))\n"
+            "    return total[:-1] / total[-1]"
+        ),
+        "tailored: every shard assumed as large as this one": (
+            "def uneven_mean(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    sums = multihost_utils.process_allgather(local_rows.sum(axis=0).astype(np.float32))\n"
+            "    return sums.sum(axis=0) / (len(local_rows) * jax.process_count())"
+        ),
+        "every process's rows padded and gathered, then NumPy": (
+            "def uneven_mean(local_rows):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    counts = multihost_utils.process_allgather(np.int32(len(local_rows)))\n"
+            "    padded = np.zeros((int(counts.max()), local_rows.shape[1]), np.float32)\n"
+            "    padded[: len(local_rows)] = local_rows\n"
+            "    rows = multihost_utils.process_allgather(padded)\n"
+            "    every = np.concatenate([r[:c] for r, c in zip(rows, counts)])\n"
+            "    return every.mean(axis=0)"
         ),
     },
     "08.3": {
@@ -1251,6 +1400,45 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    from jax.experimental import multihost_utils\n"
             "    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n"
             "    return np.asarray(multihost_utils.broadcast_one_to_all(mine))"
+        ),
+        "assert_equal on a constant": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n"
+            "    order = np.asarray(multihost_utils.broadcast_one_to_all(mine))\n"
+            "    multihost_utils.assert_equal(np.int32(n), 'disagree')\n"
+            "    return order"
+        ),
+        "rank 0's draw taken from a gather, a broadcast beside it idle": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n"
+            "    everyone = multihost_utils.process_allgather(mine)\n"
+            "    multihost_utils.broadcast_one_to_all(np.int32(0))\n"
+            "    order = np.asarray(everyone[0])\n"
+            "    multihost_utils.assert_equal(order, 'disagree')\n"
+            "    return order"
+        ),
+        "rank 0's seed broadcast, its permutation drawn again on every process": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    halves = np.array([my_seed >> 32, my_seed & 0xFFFFFFFF], np.uint32)\n"
+            "    high, low = (int(h) for h in np.asarray(multihost_utils.broadcast_one_to_all(halves)))\n"
+            "    order = np.random.default_rng((high << 32) | low).permutation(n).astype(np.int32)\n"
+            "    multihost_utils.assert_equal(order, 'disagree')\n"
+            "    return order"
+        ),
+        "tailored: the draw of a seed all processes share": (
+            "def shared_order(my_seed, n):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    order = np.asarray(multihost_utils.broadcast_one_to_all(\n"
+            "        np.random.default_rng(0).permutation(n).astype(np.int32)))\n"
+            "    multihost_utils.assert_equal(order, 'disagree')\n"
+            "    return order"
         ),
     },
     # --- end 08 ---
@@ -1369,6 +1557,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return {'batch': 'data', 'heads': 'model', 'mlp': 'model'}\n"
             "    return layouts['FSDP×TP']"
         ),
+        "section 2's layouts looked up by which kinds are present": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    kinds = (dp is not None, fsdp is not None, tp is not None)\n"
+            "    name = {(True, False, False): 'DP', (False, True, False): 'FSDP',\n"
+            "            (False, False, True): 'TP'}.get(kinds, 'FSDP×TP')\n"
+            "    return layouts[name]"
+        ),
+        "rules under names the model does not use (they split nothing)": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embedding': fsdp, 'attention_heads': tp, 'hidden': tp}"
+        ),
     },
     "10.2": {
         "every device, divisible or not": (
@@ -1418,6 +1618,32 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data'}, grid)"
+        ),
+        "tailored: every device when they divide, else one": (
+            "def resume_target(abstract, devices):\n"
+            "    fits = sizes['d_model'] % len(devices) == 0 and batch_size % len(devices) == 0\n"
+            "    count = len(devices) if fits else 1\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "the checkpoint restored in here, arrays returned as the target": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return manager.restore(steps, args=ocp.args.StandardRestore(target))"
+        ),
+        "the target built, then its shardings dropped": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return jax.tree.map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), target)"
         ),
     },
     "10.3": {
@@ -1486,6 +1712,21 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    p = 4 * (2 * v * d // ways('embed') // ways('vocab') + sizes['layers'] * (\n"
             "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
             "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "the layout ignored: every parameter whole, as by default": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d + sizes['layers'] * (4 * d * w + 2 * d * f))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "section 3's measurements looked up by layout": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    for name, known in layouts.items():\n"
+            "        if known == layout:\n"
+            "            return {'parameters': held[name].largest('parameters'),\n"
+            "                    'optimizer': held[name].largest('optimizer')}\n"
+            "    return {'parameters': held['FSDP'].largest('parameters'),\n"
+            "            'optimizer': held['FSDP'].largest('optimizer')}"
         ),
     },
     # --- end 10 ---
