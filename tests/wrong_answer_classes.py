@@ -204,8 +204,76 @@ COVERAGE: dict[str, dict[str, str]] = {
     },
     # --- end 04 ---
     # --- 05 ---
+    "05.1": {
+        "hard-coded": "hard-coded figure",
+        "twin route": "np.asarray as the wait",
+        "tailored": "tailored: a warm-up only when repeats is small",
+        "default": "timeit's defaults: no warm-up, no wait",
+        "elsewhere": "timed on a host copy of x",
+        "reference": "ah.benchmark instead of a timer of one's own",
+        "idle": "block_until_ready on the input, the output unused",
+    },
+    "05.2": {
+        "hard-coded": "hard-coded figures of the example",
+        "twin route": "XLA's cost analysis instead of counting",
+        "tailored": "this machine's ridge, not the one given",
+        "default": "the ridge ignored (elementwise always memory-bound)",
+        "elsewhere": "n/a: the answer is two numbers worked out from an operation's name and "
+        "size; no array is made, so no work can be done on one device or the host and placed",
+        "reference": "the check's xla_answer called",
+        "idle": "bytes counted, then unused: FLOPs per value",
+    },
+    "05.3": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "jnp.sqrt, no iteration",
+        "tailored": "unrolled 40 times, masked by steps (no loop in the program)",
+        "default": "a default step count, steps ignored",
+        "elsewhere": "the iteration in NumPy on the host, through a callback",
+        "reference": "the check's newton_numpy called through a callback",
+        "idle": "an idle fori_loop beside a fixed unrolled loop",
+    },
     # --- end 05 ---
     # --- 06 ---
+    "06.1": {
+        "hard-coded": "hard-coded axis names",
+        "twin route": "axis names sorted, not in the mesh's order",
+        "tailored": "tailored: right for two-axis meshes only",
+        "default": "nothing split (the default layout)",
+        "elsewhere": "n/a: the answer is a PartitionSpec and the check places the data itself, "
+        "so no answer can compute on one device or the host and place the result",
+        "reference": "n/a: the check's helpers return block bounds and device ids, never a "
+        "PartitionSpec, so nothing of the check's can be returned in place of the answer",
+        "idle": "the mesh's names read, then a fixed spec returned",
+    },
+    "06.2": {
+        "hard-coded": "hard-coded spec of the example",
+        "twin route": "the output's spec copied onto the weight",
+        "tailored": "the contracted split ignored (right while it is never split)",
+        "default": "weight replicated",
+        "elsewhere": "n/a: the answer is a PartitionSpec; the check places both operands and "
+        "compiles the product itself, so no answer can compute it elsewhere and place it",
+        "reference": "n/a: the check holds no spec of its own; it compares measured collectives "
+        "and the weight's block shape with counts, so it has no answer an answer could call",
+        "idle": "the lined-up spec worked out, then not returned",
+    },
+    "06.3": {
+        "hard-coded": "hard-coded product",
+        "twin route": "reshard both operands first (gathers)",
+        "tailored": "the right call only for the shapes shown",
+        "default": "summed into whole rows (the fix shown above, not the layout asked for)",
+        "elsewhere": "NumPy product placed afterwards",
+        "reference": "the check's project_inputs product returned",
+        "idle": "the partial-sum product computed and dropped, gathers used",
+    },
+    "06.4": {
+        "hard-coded": "hard-coded array of the example",
+        "twin route": "the whole built with jnp on the devices, no callback",
+        "tailored": "start and stop read directly (an unsplit axis has none)",
+        "default": "device_put of the whole array",
+        "elsewhere": "NumPy-built coordinates, a .copy() of each slice",
+        "reference": "the check's coordinates_reference, its blocks copied out",
+        "idle": "make_array_from_callback called, its result unused",
+    },
     # --- end 06 ---
     # --- 07 ---
     "07.1": {

@@ -952,6 +952,73 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def honest_time(f, x, repeats=7):\n"
             "    return ah.benchmark(f, x, min_repeats=repeats, budget_s=0.01).median"
         ),
+        "a mean over pipelined calls": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    jax.block_until_ready(f(x))\n"
+            "    t0 = time.perf_counter()\n"
+            "    outs = [f(x) for _ in range(repeats)]\n"
+            "    jax.block_until_ready(outs)\n"
+            "    return (time.perf_counter() - t0) / repeats"
+        ),
+        "np.asarray as the wait": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    np.asarray(f(x))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        np.asarray(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "a warm-up never waited for, hidden by min": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(min(times))"
+        ),
+        "tailored: a warm-up only when repeats is small": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    if repeats < 3:\n"
+            "        jax.block_until_ready(f(x))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "timeit's defaults: no warm-up, no wait": (
+            "import timeit\n\n\n"
+            "def honest_time(f, x, repeats=7):\n"
+            "    return float(np.median(timeit.repeat(lambda: f(x), number=1, repeat=repeats)))"
+        ),
+        "timed on a host copy of x": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    x_host = np.asarray(x)\n"
+            "    jax.block_until_ready(f(x_host))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x_host))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "block_until_ready on the input, the output unused": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    jax.block_until_ready(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        f(x)\n"
+            "        jax.block_until_ready(x)\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
     },
     "05.2": {
         "hard-coded figures of the example": (
@@ -978,9 +1045,67 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def is_memory_bound(op, size, ridge):\n"
             "    return op == 'f'"
         ),
+        "this machine's ridge, not the one given": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (8 * size) if op == 'f' else 2 * size**3 / (12 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < roof.ridge"
+        ),
+        "XLA's cost analysis instead of counting": (
+            "def arithmetic_intensity(op, size):\n"
+            "    if op == 'f':\n"
+            "        fn, shapes = (lambda v: 3 * v + 1), [(size,)]\n"
+            "    else:\n"
+            "        fn, shapes = (lambda p, q: p @ q), [(size, size), (size, size)]\n"
+            "    args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]\n"
+            "    cost = jax.jit(fn).lower(*args).compile().cost_analysis()\n"
+            "    cost = cost[0] if isinstance(cost, list) else cost\n"
+            "    return cost['flops'] / cost['bytes accessed']\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "the check's xla_answer called": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return xla_answer(op, size, 1.0)['FLOP/byte']\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return xla_answer(op, size, ridge)['memory-bound']"
+        ),
+        "bytes counted, then unused: FLOPs per value": (
+            "def arithmetic_intensity(op, size):\n"
+            "    moved = 8 * size if op == 'f' else 12 * size**2\n"
+            "    return 2.0 if op == 'f' else 2 * size**3 / size**2\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
     },
     "05.3": {
         "jnp.sqrt, no iteration": "def newton_sqrt(a, steps):\n    return jnp.sqrt(a)",
+        "a default step count, steps ignored": (
+            "def newton_sqrt(a, steps):\n"
+            "    return lax.fori_loop(0, 30, lambda i, x: 0.5 * (x + a / x), jnp.ones_like(a))"
+        ),
+        "unrolled 40 times, masked by steps (no loop in the program)": (
+            "def newton_sqrt(a, steps):\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for i in range(40):\n"
+            "        x = jnp.where(i < steps, 0.5 * (x + a / x), x)\n"
+            "    return x"
+        ),
+        "the iteration in NumPy on the host, through a callback": (
+            "def newton_sqrt(a, steps):\n"
+            "    def on_host(a, steps):\n"
+            "        a = np.asarray(a, np.float32)\n"
+            "        x = np.ones_like(a)\n"
+            "        for _ in range(int(steps)):\n"
+            "            x = np.float32(0.5) * (x + a / x)\n"
+            "        return x\n"
+            "    return jax.pure_callback(on_host, jax.ShapeDtypeStruct(a.shape, a.dtype), a, steps)"
+        ),
+        "the check's newton_numpy called through a callback": (
+            "def newton_sqrt(a, steps):\n"
+            "    return jax.pure_callback(lambda a, k: newton_numpy(a, int(k)),\n"
+            "                             jax.ShapeDtypeStruct(a.shape, a.dtype), a, steps)"
+        ),
         "hard-coded result of the example": (
             "def newton_sqrt(a, steps):\n    return jnp.asarray(np.sqrt(squares))"
         ),
@@ -1019,6 +1144,18 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "minor axis first": (
             "def column_strips(mesh):\n    return P(None, tuple(reversed(mesh.axis_names)))"
         ),
+        "tailored: right for two-axis meshes only": (
+            "def column_strips(mesh):\n    return P(None, (mesh.axis_names[0], mesh.axis_names[1]))"
+        ),
+        "axis names sorted, not in the mesh's order": (
+            "def column_strips(mesh):\n    return P(None, tuple(sorted(mesh.axis_names)))"
+        ),
+        "nothing split (the default layout)": "def column_strips(mesh):\n    return P()",
+        "the mesh's names read, then a fixed spec returned": (
+            "def column_strips(mesh):\n"
+            "    names = tuple(mesh.axis_names)\n"
+            "    return P(None, ('data', 'model'))"
+        ),
     },
     "06.2": {
         "hard-coded spec of the example": (
@@ -1028,6 +1165,14 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def weight_spec(x_spec, out_spec):\n    return out_spec"
         ),
         "weight replicated": "def weight_spec(x_spec, out_spec):\n    return P()",
+        "the contracted split ignored (right while it is never split)": (
+            "def weight_spec(x_spec, out_spec):\n    return P(None, out_spec[1])"
+        ),
+        "the lined-up spec worked out, then not returned": (
+            "def weight_spec(x_spec, out_spec):\n"
+            "    lined_up = P(x_spec[1], out_spec[1])\n"
+            "    return P(None, out_spec[1])"
+        ),
     },
     "06.3": {
         "hard-coded product": "def project(h, w):\n    return projected_expected",
@@ -1042,6 +1187,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "summed into whole rows (the fix shown above, not the layout asked for)": (
             "def project(h, w):\n    return jnp.matmul(h, w, out_sharding=P('data', None))"
+        ),
+        "the right call only for the shapes shown": (
+            "def project(h, w):\n"
+            "    if h.shape == hidden.shape and w.shape == w_out.shape:\n"
+            "        return jnp.matmul(h, w, out_sharding=P('data', 'model'))\n"
+            "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))"
+        ),
+        "the check's project_inputs product returned": (
+            "def project(h, w):\n    return project_inputs(h.shape[0], w.shape[1])[2]"
+        ),
+        "the partial-sum product computed and dropped, gathers used": (
+            "def project(h, w):\n"
+            "    jnp.matmul(h, w, out_sharding=P('data', 'model'))\n"
+            "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))"
         ),
     },
     "06.4": {
@@ -1068,6 +1227,58 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def coordinates(shape, sharding):\n"
             "    i, j = np.indices((rows, cols))\n"
             "    return jax.device_put((1000 * i + j).astype(np.int32), coords_sharding)"
+        ),
+        "NumPy-built coordinates, a .copy() of each slice": (
+            "def coordinates(shape, sharding):\n"
+            "    i, j = np.indices(shape)\n"
+            "    whole = (1000 * i + j).astype(np.int32)\n"
+            "    return jax.make_array_from_callback(shape, sharding, lambda ix: whole[ix].copy())"
+        ),
+        "NumPy-built coordinates, an .astype() of each slice": (
+            "def coordinates(shape, sharding):\n"
+            "    i, j = np.indices(shape)\n"
+            "    whole = 1000 * i + j\n"
+            "    return jax.make_array_from_callback(\n"
+            "        shape, sharding, lambda ix: whole[ix].astype(np.int32))"
+        ),
+        "the whole made in the first callback, kept for the others": (
+            "made = {}\n\n\n"
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        if shape not in made:\n"
+            "            i, j = np.indices(shape)\n"
+            "            made[shape] = (1000 * i + j).astype(np.int32)\n"
+            "        return made[shape][index].copy()\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
+        "the whole made again in every callback": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i, j = np.indices(shape)\n"
+            "        return np.ascontiguousarray((1000 * i + j)[index].astype(np.int32))\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
+        "the whole built with jnp on the devices, no callback": (
+            "def coordinates(shape, sharding):\n"
+            "    i = jnp.arange(shape[0], dtype=jnp.int32)[:, None]\n"
+            "    j = jnp.arange(shape[1], dtype=jnp.int32)[None, :]\n"
+            "    return jax.device_put(1000 * i + j, sharding)"
+        ),
+        "the check's coordinates_reference, its blocks copied out": (
+            "def coordinates(shape, sharding):\n"
+            "    ref = np.asarray(coordinates_reference(shape, sharding))\n"
+            "    return jax.make_array_from_callback(shape, sharding, lambda ix: ref[ix].copy())"
+        ),
+        "make_array_from_callback called, its result unused": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        r0, r1, _ = index[0].indices(shape[0])\n"
+            "        c0, c1, _ = index[1].indices(shape[1])\n"
+            "        i, j = np.mgrid[r0:r1, c0:c1]\n"
+            "        return (1000 * i + j).astype(np.int32)\n"
+            "    jax.make_array_from_callback(shape, sharding, block)\n"
+            "    i, j = np.indices(shape)\n"
+            "    return jax.device_put((1000 * i + j).astype(np.int32), sharding)"
         ),
     },
     # --- end 06 ---
