@@ -991,7 +991,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    params = [{k: sds(v) for k, v in shapes.items()} for _ in range(layers)]\n"
             "    data = sds((rows * devices, d_model))\n"
             "    runs = [('FSDP', lambda p, h: block(gather_all(p), h)),\n"
-            "            ('FSDP per block', jax.checkpoint(one_block))]\n"
+            "            ('FSDP per block', regathered_block)]\n"
             "    for name, run in runs:\n"
             "        step = make_fsdp_blocks_step(run, grid, layers)\n"
             "        stats = step.lower(params, params, data, data).compile().memory_analysis()\n"
