@@ -336,6 +336,35 @@ COVERAGE: dict[str, dict[str, str]] = {
     },
     # --- end 08 ---
     # --- 09 ---
+    "09.1": {
+        "hard-coded": "hard-coded choice",
+        "twin route": "compiled and measured, not sized",
+        "tailored": "the notebook's sizes, not the arguments",
+        "default": "the peak taken as what the arrays hold between steps",
+        "elsewhere": "measured on one device, divided by the device count",
+        "reference": "the check's own measurement, cached",
+        "idle": "peaks worked out, then the budget compared with the shards only",
+    },
+    "09.2": {
+        "hard-coded": "hard-coded bytes (the explicit FSDP x TP step of section 4)",
+        "twin route": "compiled and read, not predicted",
+        "tailored": "the mesh's sizes taken from the notebook, not the arguments",
+        "default": "section 4's DP x TP prediction with the sizes as parameters",
+        "elsewhere": "the step compiled on one device, its gradient sum priced over all devices",
+        "reference": "the check's own measurement, cached",
+        "idle": "the weight gathers priced, then left out of the sum",
+    },
+    "09.3": {
+        "hard-coded": "hard-coded parameters instead of a gather",
+        "twin route": "a gather by summing zero-padded blocks (all-reduce)",
+        "tailored": "gathered along one mesh axis only",
+        "default": "no scatter: the whole gradient left as autodiff returns it",
+        "elsewhere": "all-reduce then slice instead of a reduce-scatter",
+        "reference": "n/a: the check cell defines only the harness (fsdp_with trains with the "
+        "learner's two functions, by_kind formats bytes) and the expected values, none of which "
+        "gathers or scatters anything a learner could call in their place",
+        "idle": "psum_scatter called, its result thrown away",
+    },
     # --- end 09 ---
     # --- 10 ---
     "10.1": {
