@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -49,27 +48,47 @@ def _holder(mib: int, spawn: bool) -> str:
     return _HOLDER.format(mib=mib, spawn=spawn, child=child)
 
 
+def _in_a_fresh_process(body: str) -> None:
+    """Run ``body`` (asserts on ``PeakMemory``) in a new Python, whose process tree holds only
+    what the body starts: in a pytest worker, a kernel that an earlier test shut down can still
+    be exiting, and it would count among the worker's children."""
+    script = "import sys, time, subprocess\nfrom aurora_course import peak_memory\n" + body
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @needs_proc
 @pytest.mark.slow
 def test_peak_memory_counts_children_and_grandchildren():
-    with peak_memory.PeakMemory(include_root=False, interval_s=0.05) as alone:
-        subprocess.run([sys.executable, "-c", _holder(150, spawn=False)], check=True)
-    with peak_memory.PeakMemory(include_root=False, interval_s=0.05) as tree:
-        subprocess.run([sys.executable, "-c", _holder(150, spawn=True)], check=True)
-    assert alone.peak_mib is not None and tree.peak_mib is not None
-    assert alone.peak_mib > 150  # the block, plus an interpreter
-    assert tree.peak_processes == 2 and alone.peak_processes == 1
-    assert tree.peak_mib > alone.peak_mib + 120  # the grandchild's block counts too
-    assert alone.samples > 5  # sampled while the child ran, not only at the start
+    _in_a_fresh_process(
+        f"""
+alone_code, tree_code = {_holder(150, spawn=False)!r}, {_holder(150, spawn=True)!r}
+with peak_memory.PeakMemory(include_root=False, interval_s=0.05) as alone:
+    subprocess.run([sys.executable, "-c", alone_code], check=True)
+with peak_memory.PeakMemory(include_root=False, interval_s=0.05) as tree:
+    subprocess.run([sys.executable, "-c", tree_code], check=True)
+assert alone.peak_mib is not None and tree.peak_mib is not None
+assert alone.peak_mib > 150, alone.peak_mib  # the block, plus an interpreter
+assert (tree.peak_processes, alone.peak_processes) == (2, 1), (tree, alone)
+assert tree.peak_mib > alone.peak_mib + 120, (tree.peak_mib, alone.peak_mib)  # grandchild's too
+assert alone.samples > 5, alone.samples  # sampled while the child ran, not only at the start
+"""
+    )
 
 
 @needs_proc
+@pytest.mark.slow
 def test_peak_memory_of_nothing_and_bad_interval():
-    with peak_memory.PeakMemory(include_root=False) as none:
-        time.sleep(0.15)
-    assert none.peak_bytes == 0 and none.peak_processes == 0
-    me, count = peak_memory.tree_rss(os.getpid())
-    assert me > 10 * 2**20 and count >= 1
+    _in_a_fresh_process(
+        """
+import os
+with peak_memory.PeakMemory(include_root=False) as none:
+    time.sleep(0.15)
+assert none.peak_bytes == 0 and none.peak_processes == 0, none
+me, count = peak_memory.tree_rss(os.getpid())
+assert me > 10 * 2**20 and count >= 1, (me, count)
+"""
+    )
     with pytest.raises(ValueError, match="positive"):
         peak_memory.PeakMemory(interval_s=0)
 
