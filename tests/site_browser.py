@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from aurora_course.quickref import find_chromium as find_browser
 
 #: Flags from the project brief: no GPU, no sandbox (containers), nothing that reaches out.
@@ -32,6 +34,16 @@ CHROMIUM_FLAGS = (
     "--disable-dev-shm-usage",
     "--window-size=1280,900",
 )
+
+
+def need_browser(found: object, message: str) -> None:
+    """Skip the test when ``found`` is falsy (the browser it needs is missing), or fail it when
+    ``$AURORA_REQUIRE_BROWSER`` is set (CI sets it: there a missing browser is an error)."""
+    if found:
+        return
+    if os.environ.get("AURORA_REQUIRE_BROWSER"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 def find_chromium() -> tuple[str, str] | None:

@@ -1,6 +1,5 @@
 """The quick reference is taken from checked notebook tables and renders to HTML (and PDF)."""
 
-import os
 import re
 
 import nbformat
@@ -19,6 +18,7 @@ from aurora_course.quickref import (
 )
 
 from .conftest import NOTEBOOKS
+from .site_browser import need_browser
 
 TABLE = "**Quick reference: Collectives.**\n\n| op | result |\n|---|---|\n| `psum` | sum |"
 
@@ -85,10 +85,10 @@ def test_formulas_are_kept_on_one_line_and_the_body_is_readable():
 
 @pytest.mark.slow
 def test_the_pdf_is_printed(tmp_path):
-    if find_chromium() is None:
-        if os.environ.get("AURORA_REQUIRE_BROWSER"):
-            pytest.fail("AURORA_REQUIRE_BROWSER is set but no Chromium was found")
-        pytest.skip("needs Chromium to print the PDF (make test-site installs it and runs this)")
+    need_browser(
+        find_chromium(),
+        "needs Chromium to print the PDF (make test-site installs it and runs this)",
+    )
     html_path, pdf_path = write_quickref(NOTEBOOKS, tmp_path)
     assert html_path.read_text().count("<section>") >= 4
     pdf = pdf_path.read_bytes()
@@ -103,10 +103,7 @@ def test_in_the_browser_no_formula_wraps_and_the_body_is_8_5_pt(tmp_path):
     from .site_browser import chromium
     from .site_browser import find_chromium as find_driver
 
-    if find_driver() is None:
-        if os.environ.get("AURORA_REQUIRE_BROWSER"):
-            pytest.fail("AURORA_REQUIRE_BROWSER is set but no Chromium and driver were found")
-        pytest.skip("needs Chromium and chromedriver (make test-site installs them)")
+    need_browser(find_driver(), "needs Chromium and chromedriver (make test-site installs them)")
     (html_path,) = write_quickref(NOTEBOOKS, tmp_path, pdf=False)
     with chromium() as driver:
         driver.set_window_size(1123, 794)  # A4 landscape at 96 dpi

@@ -24,7 +24,14 @@ import pytest
 
 from aurora_course.course import colab_url
 
-from .site_browser import chromium, console_errors, find_chromium, foreign_requests, serve
+from .site_browser import (
+    chromium,
+    console_errors,
+    find_chromium,
+    foreign_requests,
+    need_browser,
+    serve,
+)
 
 pytestmark = pytest.mark.slow  # a browser, a web server, JupyterLab: make test-site
 
@@ -35,14 +42,11 @@ WAIT_S = 30
 
 
 def _need_browser() -> None:
-    if find_chromium() is None:
-        message = (
-            "headless Chromium is not installed (Debian: apt-get install chromium chromium-driver; "
-            "scripts/ensure-chromium does it where it may)"
-        )
-        if os.environ.get("AURORA_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
+    need_browser(
+        find_chromium(),
+        "headless Chromium is not installed (Debian: apt-get install chromium chromium-driver; "
+        "scripts/ensure-chromium does it where it may)",
+    )
 
 
 @pytest.fixture(scope="module")
