@@ -25,13 +25,14 @@ LAB_ARGS ?=
 # The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
 PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 .PHONY: lock wheelhouse test-offline memory-report test-devices
-.PHONY: help setup run test test-fast test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
+.PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
-	@echo "make test        set up, then lint, unit tests, every notebook and its student copy at"
-	@echo "                 8 devices (under 5 minutes on 2 cores from a fresh clone)"
+	@echo "make test        set up, then lint, the fast unit tests, every notebook and its student"
+	@echo "                 copy at 8 devices (under 5 minutes on 2 cores from a fresh clone)"
 	@echo "make test-fast   the unit tests that execute no notebook (about 30 s): run these first"
+	@echo "make test-slow   the unit tests that start fresh Pythons, kernels, clusters or compilers"
 	@echo "make test-notebooks  every notebook twice in one kernel at 8 devices, with its wrong"
 	@echo "                 answers and its student copy (CI runs it after make test)"
 	@echo "make test-unit   the unit tests alone"
@@ -69,13 +70,17 @@ $(RUN_STAMP): pyproject.toml
 run: $(RUN_STAMP)
 	$(PY) -m aurora_course run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
-# One pytest for the unit tests and the notebook runs, so that its two workers share them (the
-# longest notebook first): every notebook once at 8 devices in a fresh kernel, each exercise
-# solved, then stubbed as in the student copy. Running each twice in one kernel with its wrong
-# answers (pytest's `variants` marker, about four times as long) is make test-notebooks', which
-# CI runs after this; the runs at other device counts are make test-devices'.
+# One pytest for the fast unit tests and the notebook runs, so that its two workers share them
+# (the longest notebook first): every notebook once at 8 devices in a fresh kernel, each exercise
+# solved, then stubbed as in the student copy. The unit tests that start fresh Pythons, kernels,
+# clusters or compilers (`slow`) are make test-slow's; running each notebook twice in one kernel
+# with its wrong answers (`variants`, about three times as long) is make test-notebooks'; CI runs
+# both after this. The runs at other device counts are make test-devices'.
 test: setup lint
-	AURORA_DEVICE_COUNTS=8 $(call PYTEST,$(PY)) -m "not variants" tests
+	AURORA_DEVICE_COUNTS=8 $(call PYTEST,$(PY)) -m "not variants and not slow" tests
+
+test-slow: setup
+	$(call PYTEST,$(PY)) -m "slow and not notebooks" tests
 
 test-fast: setup
 	$(call PYTEST,$(PY)) -m "not slow and not notebooks" tests
@@ -129,9 +134,11 @@ test-colab:
 # Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
 test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
+# The site's notebooks share the tests' compiled programs (build/jax-cache: tests/conftest.py).
 test-site: setup
 	-@scripts/ensure-chromium
-	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	JAX_COMPILATION_CACHE_DIR=$(abspath build/jax-cache) JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 \
+	  $(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
 # The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
