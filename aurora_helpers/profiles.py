@@ -337,5 +337,5 @@ def draw_trace(
     ax.set_xlabel(f"time on the trace's clock from the first operation ({unit})")
     ax.set_xlim(0, span * scale * 1.02)
     ax.set_title(title or "Operations of a traced program, per device")
-    ax.legend(loc="lower right", fontsize="small", framealpha=0.9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small", frameon=False)
     return fig
