@@ -152,3 +152,13 @@ def test_draw_trace(trace):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["other operations", name]
     with pytest.raises(ValueError, match="nothing to draw"):
         ah.draw_trace([ah.TraceEvent("python", 0.0, 1.0)])
+
+
+def test_without_profile_data_the_json_beside_the_xplane_is_read(trace, monkeypatch):
+    folder, _ = trace
+    with_reader = ah.read_trace(folder)
+    monkeypatch.delattr(jax.profiler, "ProfileData")
+    without = ah.read_trace(folder)
+    assert sorted((e.hlo_op, e.device) for e in without if e.hlo_op) == sorted(
+        (e.hlo_op, e.device) for e in with_reader if e.hlo_op
+    )
