@@ -61,7 +61,7 @@ def test_the_json_file_gives_the_same_operations(trace):
 
     def ops(events):
         return sorted(
-            (e.hlo_op, e.device, round(e.start_s, 6), round(e.duration_s, 6))
+            (e.hlo_op, e.device, round(e.start_s * 1e9), round(e.duration_s * 1e9))
             for e in events
             if e.hlo_op
         )
