@@ -101,6 +101,11 @@ if TYPE_CHECKING:
     from .peaks import PEAKS as PEAKS
     from .peaks import Peak as Peak
     from .peaks import peak_for as peak_for
+    from .profiles import OpDependencies as OpDependencies
+    from .profiles import TraceEvent as TraceEvent
+    from .profiles import draw_trace as draw_trace
+    from .profiles import op_dependencies as op_dependencies
+    from .profiles import read_trace as read_trace
     from .roofline import Roofline as Roofline
     from .roofline import RooflineOp as RooflineOp
     from .roofline import RooflinePoint as RooflinePoint

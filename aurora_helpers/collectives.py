@@ -76,6 +76,11 @@ class CollectiveOp:
     record (a ``while_loop`` whose bound depends on the data) or a branch of a conditional
     (it may run or not)."""
 
+    @property
+    def name(self) -> str:
+        """The instruction's name (``all-reduce.3``), as a profiler trace's ``hlo_op`` names it."""
+        return self.line.split("=", 1)[0].replace("ROOT", "", 1).strip().lstrip("%")
+
     def known_executions(self) -> int:
         """:attr:`executions`, or an error that says why it is unknown and what to do instead.
 
