@@ -70,6 +70,10 @@ if TYPE_CHECKING:
     from .gpu_check import GpuUnusedError as GpuUnusedError
     from .gpu_check import check_gpu_backend as check_gpu_backend
     from .gpu_check import nvidia_gpus as nvidia_gpus
+    from .hlo_schedule import Instruction as Instruction
+    from .hlo_schedule import Schedule as Schedule
+    from .hlo_schedule import entry_schedule as entry_schedule
+    from .hlo_schedule import parse_schedule as parse_schedule
     from .jaxpr_inspect import FfiCall as FfiCall
     from .jaxpr_inspect import ReducedOperand as ReducedOperand
     from .jaxpr_inspect import computed_outside as computed_outside

@@ -1330,6 +1330,11 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    partial = jax.lax.psum(block.sum(axis=0), 'i')\n"
             "    return jnp.asarray(x_np.mean(axis=0)) + 0 * partial"
         ),
+        "psum of the whole blocks, then the column sums": (
+            "def local_column_means(block):\n"
+            "    total = jax.lax.psum(block, 'i').sum(axis=0)\n"
+            "    return total / (block.shape[0] * jax.lax.axis_size('i'))"
+        ),
     },
     "07.2": {
         "hard-coded result for x": (
