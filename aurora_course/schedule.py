@@ -7,7 +7,7 @@ stated rule (:func:`derived_minutes`): teaching is the prose a learner sees (ins
 left out) at :data:`WORDS_PER_MINUTE`, plus :data:`DEMO_CELL_MINUTES` for every code cell run and
 discussed (not a solution or a check); exercises are :data:`EXERCISE_MINUTES` each; both rounded
 up to :data:`ROUND_TO` minutes. :func:`course_schedule` lays the notebooks out on three paths
-(3 hours, 6 hours, two days) with a set-up slot and a welcome on the first day, breaks, lunch, a
+(3 hours, 6 hours, three days) with a set-up slot and a welcome on the first day, breaks, lunch, a
 wrap-up and the spare minutes labelled as buffer, and moves exercises to "after the workshop"
 when a day would overrun. Each notebook has a cut list (:data:`CUTS`): what to show rather than
 run, and which exercise to drop, when the room runs late. The course's ``SCHEDULE.md`` is
@@ -228,13 +228,14 @@ PATHS: tuple[PathPlan, ...] = (
         days=(DayPlan("The day", ("02", "03", "06", "07"), 360, lunch=True),),
     ),
     PathPlan(
-        "Two-day course",
-        "the whole course, multi-host and the capstone included; A1 (custom kernels) and 10 (the "
-        "training stack) are follow-up work",
+        "Three-day course",
+        "the whole course, multi-host, the capstone and the training stack included; A1 (custom "
+        "kernels) is follow-up work",
         prework=("00",),
         days=(
             DayPlan("Day 1", ("01", "02", "03", "04"), 360, lunch=True),
-            DayPlan("Day 2", ("05", "06", "07", "08", "09"), 360, lunch=True, first=False),
+            DayPlan("Day 2", ("05", "06", "07"), 360, lunch=True, first=False),
+            DayPlan("Day 3", ("08", "09", "10"), 360, lunch=True, first=False),
         ),
     ),
 )
