@@ -126,7 +126,10 @@ def test_breaks_keep_work_blocks_short_and_lunch_comes_once():
 
 def test_every_path_of_the_course_fits():
     times = _times(
-        {n: (30, 15) for n in ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "A1"]}
+        {
+            n: (30, 15)
+            for n in ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "A1"]
+        }
     )
     for path, days in course_schedule(times):
         for day in days:
