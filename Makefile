@@ -134,11 +134,9 @@ test-colab:
 # Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
 test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
-# The site's notebooks share the tests' compiled programs (build/jax-cache: tests/conftest.py).
 test-site: setup
 	-@scripts/ensure-chromium
-	JAX_COMPILATION_CACHE_DIR=$(abspath build/jax-cache) JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 \
-	  $(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
+	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
 	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
 # The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,

@@ -1,6 +1,5 @@
-"""Shared test set-up: 8 simulated CPU devices for in-process tests, a fresh-JAX runner, the
-compiled programs the tests' processes share, and the order in which pytest-xdist's workers take
-the tests (the longest notebook runs first)."""
+"""Shared test set-up: 8 simulated CPU devices for in-process tests, a fresh-JAX runner, and the
+order in which pytest-xdist's workers take the tests (the longest notebook runs first)."""
 
 from __future__ import annotations
 
@@ -10,25 +9,13 @@ import sys
 import textwrap
 from pathlib import Path
 
+import jax
+import pytest
+
+import aurora_helpers as ah
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-
-# The same notebook is executed several times at the same device count and JAX release (make test,
-# make test-notebooks, make test-grade, make test-site), each time in a fresh kernel that compiles
-# the same programs again. JAX's persistent compilation cache (taught in notebook 02) keeps them in
-# build/jax-cache for every process the tests start (kernels, their children, fresh Pythons): a
-# repeated run of the whole course takes about two thirds of the CPU time. Its key includes the
-# program, the devices and the jax/jaxlib versions, so the older releases' runs share the folder
-# safely. Set JAX_COMPILATION_CACHE_DIR to use another folder, AURORA_TEST_JAX_CACHE=0 for none.
-# (`make run`, what learners run, never sets it.)
-if os.environ.get("AURORA_TEST_JAX_CACHE", "1") != "0":
-    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / "build" / "jax-cache"))
-    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")  # small programs too
-
-import jax  # noqa: E402  (after the cache's environment, which JAX reads at import)
-import pytest  # noqa: E402
-
-import aurora_helpers as ah  # noqa: E402
 
 # In-process tests share one JAX backend. Give it 8 CPU devices and start it here, so that every
 # test file sees the same backend whichever file runs first, alone or in any order (a backend that
