@@ -111,7 +111,7 @@ CUTS: dict[str, tuple[tuple[str, ...], str]] = {
     "06": (("7. Training a small MLP on a 2-D mesh", "8. Older forms"), "06.4"),
     "07": (("7. An all-gather matmul", "8. Expert parallelism", "9. Older forms"), "07.3"),
     "08": (("When a process fails", "The same program under a real launcher"), "08.3"),
-    "09": (("6. A two-stage pipeline",), "09.3"),
+    "09": (("6. Pipelines with `ppermute`",), "09.3"),
     "10": (("5. Activation memory", "6. Orbax"), "10.2"),
     "A1": (("Calling C++ through jax.ffi", "mpi4jax"), "A1.3"),
 }
