@@ -1664,6 +1664,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
             "    return 'FSDP per block'"
         ),
+        "the activations the backward pass keeps left out": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    given = 2 * layers * block / devices + 2 * 4 * rows * d_model\n"
+            "    peaks = {'FSDP': given + layers * block, 'FSDP per block': given + 2 * block}\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
         "the peak taken as what the arrays hold between steps": (
             "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
             "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
