@@ -9,6 +9,7 @@ loops), result-type sizes, and which computation calls which, how often.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -45,6 +46,26 @@ _LIST_GROUPS = re.compile(r"replica_groups=\{(?P<body>(?:\{[\d,\s]*\},?\s*)*)\}"
 # A computation's header: "%region_0.2 (p: f32[2]) -> f32[2] {" or "ENTRY %main.3 (...) -> ... {"
 # (not indented; instructions are).
 _COMPUTATION = re.compile(r"^(?P<entry>ENTRY\s+)?%?(?P<name>[^\s(=]+)\s*(?:\(.*)?\{\s*$")
+
+
+def computation_lines(hlo_text: str) -> Iterator[tuple[str | None, bool, str | None]]:
+    """HLO text computation by computation: ``(name, is_entry, None)`` at each computation's
+    header, then ``(name, is_entry, line)`` for each line inside it; a line outside every
+    computation (the module's own, or text cut from a computation) comes as
+    ``(None, False, line)``. Closing braces are left out."""
+    current: str | None = None
+    entry = False
+    for line in hlo_text.splitlines():
+        header = _COMPUTATION.match(line)
+        if header:
+            current, entry = header["name"], bool(header["entry"])
+            yield current, entry, None
+        elif line.rstrip() == "}":
+            current, entry = None, False
+        else:
+            yield current, entry, line
+
+
 # References to other computations inside an instruction: "body=%region_0", "calls=%fused",
 # "branch_computations={%a, %b}".
 _CALLED = re.compile(r"\b(?P<attr>\w+)=(?:%(?P<one>[\w.\-]+)|\{(?P<many>%[^}]*)\})")

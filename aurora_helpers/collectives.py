@@ -35,7 +35,6 @@ import numpy as np
 
 from ._display import RawHTML, html_table
 from ._hlo_text import (
-    _COMPUTATION,
     _NUM_PARTITIONS,
     _NUM_REPLICAS,
     _OPCODE,
@@ -44,6 +43,7 @@ from ._hlo_text import (
     _groups,
     _record_calls,
     _Runs,
+    computation_lines,
     hlo_type_bytes,
 )
 
@@ -295,15 +295,9 @@ def parse_collectives(hlo_text: str, *, include_trivial: bool = False) -> Collec
     found: list[tuple[CollectiveOp, str | None]] = []  # each op and the computation holding it
     calls: dict[str, list[tuple[str, int | None]]] = {}  # callee -> [(caller, runs per call)]
     entry: str | None = None
-    current: str | None = None
-    for line in hlo_text.splitlines():
-        header = _COMPUTATION.match(line)
-        if header:
-            current = header["name"]
-            entry = current if header["entry"] else entry
-            continue
-        if line.rstrip() == "}":
-            current = None
+    for current, is_entry, line in computation_lines(hlo_text):
+        if line is None:  # a computation's header
+            entry = current if is_entry else entry
             continue
         if current is not None:
             _record_calls(line, current, calls)

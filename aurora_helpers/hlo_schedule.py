@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._hlo_text import _CALLED, _COMPUTATION
+from ._hlo_text import _CALLED, computation_lines
 from .collectives import compiled_text
 
 _ASSIGN = re.compile(r"^\s*(?:ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*(?P<rest>.*)$")
@@ -157,18 +157,12 @@ def parse_schedule(hlo_text: str) -> Schedule:
     """The entry computation of compiled HLO text (``compiled.as_text()``) as a :class:`Schedule`."""
     bodies: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, ...], str]]] = {}
     entry: str | None = None
-    current: str | None = None
-    for line in hlo_text.splitlines():
-        header = _COMPUTATION.match(line)
-        if header:
-            current = header["name"]
-            entry = current if header["entry"] else entry
-            bodies[current] = []
-            continue
-        if line.rstrip() == "}":
-            current = None
-            continue
+    for current, is_entry, line in computation_lines(hlo_text):
         if current is None:
+            continue
+        if line is None:  # a computation's header
+            entry = current if is_entry else entry
+            bodies[current] = []
             continue
         assign = _ASSIGN.match(line)
         if assign is None:

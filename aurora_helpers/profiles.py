@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._hlo_text import _COMPUTATION
+from .hlo_schedule import parse_schedule
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -217,28 +217,11 @@ class OpDependencies:
     so free to run at the same time as it."""
 
 
-_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*(?P<rest>.*)$")
-_OPERAND = re.compile(r"%(?P<name>[\w.\-]+)")
-
-
 def _entry_graph(hlo_text: str) -> dict[str, set[str]]:
-    """``{instruction: operands}`` for the entry computation of a compiled module's text."""
-    graph: dict[str, set[str]] = {}
-    inside = False
-    for line in hlo_text.splitlines():
-        header = _COMPUTATION.match(line)
-        if header:
-            inside = bool(header["entry"])
-            continue
-        if line.rstrip() == "}":
-            inside = False
-            continue
-        match = _INSTRUCTION.match(line) if inside else None
-        if match:
-            graph[match["name"]] = {m["name"] for m in _OPERAND.finditer(match["rest"])}
-    for name in graph:  # keep instructions only (calls=%computation names are not operands)
-        graph[name] &= graph.keys()
-    return graph
+    """``{instruction: the instructions it reads}`` for the entry computation of a compiled
+    module's text."""
+    program = parse_schedule(hlo_text)
+    return {ins.name: set(ins.operands) for ins in program.instructions}
 
 
 def _reach(start: str, edges: Mapping[str, Iterable[str]]) -> set[str]:
