@@ -63,6 +63,19 @@ def _call_arguments(text: str) -> tuple[str, str]:
     return opcode.strip(), tail
 
 
+def _reach(start: str, edges: dict[str, Any]) -> frozenset[str]:
+    """The names reachable from ``start`` along ``edges`` (names that are not keys are not
+    instructions, and are left out)."""
+    seen: set[str] = set()
+    todo = list(edges.get(start, ()))
+    while todo:
+        name = todo.pop()
+        if name in edges and name not in seen:
+            seen.add(name)
+            todo.extend(edges[name])
+    return frozenset(seen)
+
+
 @dataclass(frozen=True)
 class Instruction:
     """One instruction of the entry computation."""
@@ -103,19 +116,22 @@ class Schedule:
             if kind in ins.computes and not ins.opcode.endswith(("-start", "-update"))
         )
 
+    def upstream(self, ins: Instruction) -> frozenset[str]:
+        """Names of the instructions whose results ``ins`` needs, directly or through others."""
+        return _reach(ins.name, {i.name: i.operands for i in self.instructions})
+
+    def downstream(self, ins: Instruction) -> frozenset[str]:
+        """Names of the instructions that need ``ins``'s result, directly or through others."""
+        users: dict[str, list[str]] = {i.name: [] for i in self.instructions}
+        for user in self.instructions:
+            for operand in user.operands:
+                if operand in users:
+                    users[operand].append(user.name)
+        return _reach(ins.name, users)
+
     def depends_on(self, later: Instruction, earlier: Instruction) -> bool:
         """Does ``later`` read ``earlier``'s result, directly or through other instructions?"""
-        by_name, seen = self._by_name(), set()
-        todo = list(later.operands)
-        while todo:
-            name = todo.pop()
-            if name == earlier.name:
-                return True
-            if name in seen or name not in by_name:
-                continue
-            seen.add(name)
-            todo.extend(by_name[name].operands)
-        return False
+        return earlier.name in self.upstream(later)
 
     def independent(self, a: Instruction, b: Instruction) -> bool:
         """Neither needs the other's result: a scheduler may run them at the same time."""
@@ -128,11 +144,12 @@ class Schedule:
         Empty where the backend compiled ``kind`` as one synchronous instruction."""
         pairs = []
         index = {ins.name: i for i, ins in enumerate(self.instructions)}
+        by_name = self._by_name()
         for done in self.of(kind):
             starts = [
-                self._by_name()[name]
+                by_name[name]
                 for name in done.operands
-                if name in index and self._by_name()[name].opcode.endswith("-start")
+                if name in by_name and by_name[name].opcode.endswith("-start")
             ]
             if done.opcode.endswith("-done") and starts:
                 start = starts[0]

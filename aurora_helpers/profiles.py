@@ -159,8 +159,7 @@ def _trace_file(folder: Path) -> Path:
             f"no *.xplane.pb or *.trace.json.gz under {folder}: is it the folder given to "
             "jax.profiler.trace, and did the trace end (the with block closed, or stop_trace())?"
         )
-    runs = {p.parent for p in found}
-    if len(runs) > 1 or len(found) > 1:
+    if len(found) > 1:
         raise ValueError(
             f"{folder} holds {len(found)} trace files ({', '.join(str(p) for p in found)}): "
             "pass the one to read (a folder is read only when it holds one trace)"
@@ -217,24 +216,6 @@ class OpDependencies:
     so free to run at the same time as it."""
 
 
-def _entry_graph(hlo_text: str) -> dict[str, set[str]]:
-    """``{instruction: the instructions it reads}`` for the entry computation of a compiled
-    module's text."""
-    program = parse_schedule(hlo_text)
-    return {ins.name: set(ins.operands) for ins in program.instructions}
-
-
-def _reach(start: str, edges: Mapping[str, Iterable[str]]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(edges.get(start, ()))
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo.extend(edges.get(name, ()))
-    return seen
-
-
 def op_dependencies(hlo_text: str, op: str) -> OpDependencies:
     """What instruction ``op`` of a compiled program's entry computation depends on, and what
     depends on it, following operands (``compiled.as_text()``, as :func:`read_trace`'s ``hlo_op``
@@ -243,17 +224,14 @@ def op_dependencies(hlo_text: str, op: str) -> OpDependencies:
     Raises:
         KeyError: ``op`` is not an instruction of the entry computation.
     """
-    graph = _entry_graph(hlo_text)
+    program = parse_schedule(hlo_text)
     name = op.lstrip("%")
-    if name not in graph:
+    found = [ins for ins in program.instructions if ins.name == name]
+    if not found:
         raise KeyError(f"{op!r} is not an instruction of the entry computation")
-    users: dict[str, set[str]] = {n: set() for n in graph}
-    for user, operands in graph.items():
-        for operand in operands:
-            users[operand].add(user)
-    upstream, downstream = _reach(name, graph), _reach(name, users)
-    unrelated = set(graph) - upstream - downstream - {name}
-    return OpDependencies(name, frozenset(upstream), frozenset(downstream), frozenset(unrelated))
+    upstream, downstream = program.upstream(found[0]), program.downstream(found[0])
+    unrelated = {ins.name for ins in program.instructions} - upstream - downstream - {name}
+    return OpDependencies(name, upstream, downstream, frozenset(unrelated))
 
 
 def draw_trace(
