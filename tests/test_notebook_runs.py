@@ -24,7 +24,14 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 
 from .conftest import NOTEBOOKS
-from .notebook_runs import Step, run_steps, student_run, twice_with_variants, with_wrong_answers
+from .notebook_runs import (
+    COMPILES_COLD,
+    Step,
+    run_steps,
+    student_run,
+    twice_with_variants,
+    with_wrong_answers,
+)
 from .wrong_answers import WRONG_ANSWERS
 
 PATHS = find_notebooks(NOTEBOOKS)
@@ -38,7 +45,9 @@ def test_twice_with_variants(path):
     model = CourseNotebook.read(path)
     devices = os.environ.get("AURORA_DEVICES", "8")
     steps = twice_with_variants(model, WRONG_ANSWERS)
-    assert run_steps(steps, cwd=NOTEBOOKS, env={"AURORA_DEVICES": devices}) == []
+    cache = path.stem not in COMPILES_COLD
+    env = {"AURORA_DEVICES": devices}
+    assert run_steps(steps, cwd=NOTEBOOKS, env=env, compile_cache=cache) == []
 
 
 @pytest.mark.notebooks
@@ -105,3 +114,32 @@ def test_the_second_pass_catches_a_notebook_that_needs_a_fresh_kernel(tmp_path):
     model = CourseNotebook.from_nb(nb, "99_warns")
     (problem,) = run_steps(twice_with_variants(model, {}), cwd=tmp_path, env={})
     assert problem.startswith("pass 2: cell 0 raised AssertionError: the warning was not shown")
+
+
+def test_the_notebooks_that_compile_cold_are_course_notebooks():
+    assert {path.stem for path in PATHS} >= COMPILES_COLD
+
+
+_COMPILE_TWICE = """\
+import os
+import jax
+import jax.numpy as jnp
+
+hits = []
+jax.monitoring.register_event_listener(
+    lambda name, **_: hits.append(name) if name.endswith("cache_hits") else None
+)
+for _ in range(2):  # the same program, built anew each time (a new function)
+    jax.jit(lambda x: jnp.sin(x) * 3)(jnp.ones(3)).block_until_ready()
+assert "JAX_COMPILATION_CACHE_DIR" not in os.environ  # the processes it starts compile cold
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_run_with_the_compile_cache_compiles_a_rebuilt_program_once(tmp_path, cache):
+    steps = [
+        Step(_COMPILE_TWICE, "compile twice"),
+        Step(f"assert len(hits) == {int(cache)}, hits", "count the lookups that found it"),
+    ]
+    assert run_steps(steps, cwd=tmp_path, env={}, compile_cache=cache) == []
