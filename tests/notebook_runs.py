@@ -17,8 +17,9 @@ status is known per step. Two runs cover every guarantee about executing a noteb
 
 The twice-with-variants runs compile each program once: their kernel gets a persistent compile
 cache of its own (``run_steps(compile_cache=True)``), which turns the same program built again (a
-wrong answer's check, pass 2) into a lookup: ``make test-notebooks`` takes 0.83x the time, 0.80x the CPU. Student runs
-compile everything, as a learner's kernel does, and so do the notebooks in :data:`COMPILES_COLD`.
+wrong answer's check, pass 2) into a lookup: ``make test-notebooks`` takes 0.83x the time, 0.80x
+the CPU. Student runs compile everything, as a learner's kernel does, and so do the notebooks in
+:data:`COMPILES_COLD`.
 """
 
 from __future__ import annotations
@@ -179,19 +180,18 @@ def run_steps(
     kernel has none; JAX still reports each lookup as a compilation (``ah.count_compilations``
     counts the same), only faster. The first run of each program is compiled as usual.
     """
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s.source) for s in steps])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="aurora-test-run-") as scratch:
         work = Path(scratch)
         if compile_cache:
             source = _COMPILE_CACHE.format(path=str(work / "jax-cache"))
             steps = [Step(source, "the test's compile cache"), *steps]
-            nb.cells.insert(0, nbformat.v4.new_code_cell(source))
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s.source) for s in steps])
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "display_name": "Python 3",
+            "language": "python",
+        }
         (work / "tmp").mkdir()
         reader = CheckLogReader(work / "checks.jsonl")
         kernel_env = {
