@@ -14,6 +14,12 @@ WHEELHOUSE ?= wheelhouse
 OLD_VENV ?= .venv-oldest
 OLD_PY := $(OLD_VENV)/bin/python
 OLD_STAMP := $(OLD_VENV)/.aurora-installed
+# The oldest supported JAX runs on the oldest Python the project declares (pyproject.toml's
+# requires-python; tests/test_python_versions.py keeps the two in step).
+OLDEST_PYTHON_MINOR := 11
+# The tested release set (make pin writes it; make test-latest tries newer releases).
+PINS := ci/tested.txt
+LATEST_VENV ?= .venv-latest
 DEVICES ?= 8
 JOBS ?= 2
 ONLY ?=
@@ -24,7 +30,7 @@ SITE_BUILD ?= build/site-test
 LAB_ARGS ?=
 # The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
 PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
-.PHONY: lock wheelhouse test-offline memory-report test-devices
+.PHONY: lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
 .PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 
 help:
@@ -37,7 +43,9 @@ help:
 	@echo "                 answers and its student copy (CI runs it after make test)"
 	@echo "make test-unit   the unit tests alone"
 	@echo "make test-devices every notebook at the other device counts the course promises (1 3 5 6)"
-	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt)"
+	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt), on Python 3.11"
+	@echo "make test-latest make test on the newest releases in the declared ranges (not the pins),"
+	@echo "                 listing how they differ from ci/tested.txt; then make pin moves the pins"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
 	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
@@ -59,12 +67,12 @@ help:
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
-	@scripts/make-venv $(VENV) dev
+$(STAMP): pyproject.toml $(PINS)
+	@scripts/make-venv $(VENV) dev $(PINS)
 	@touch $@ $(RUN_STAMP)
 
-$(RUN_STAMP): pyproject.toml
-	@AURORA_WHEELHOUSE=$(if $(OFFLINE),$(WHEELHOUSE)) scripts/make-venv $(VENV) course
+$(RUN_STAMP): pyproject.toml $(PINS)
+	@AURORA_WHEELHOUSE=$(if $(OFFLINE),$(WHEELHOUSE)) scripts/make-venv $(VENV) course $(PINS)
 	@touch $@
 
 run: $(RUN_STAMP)
@@ -98,18 +106,39 @@ DEVICE_COUNTS ?= 1 3 5 6
 test-devices: setup
 	AURORA_DEVICE_COUNTS="$(DEVICE_COUNTS)" $(call PYTEST,$(PY)) -m devices tests
 
-$(OLD_STAMP): pyproject.toml ci/oldest.txt
-	@scripts/make-venv $(OLD_VENV) dev ci/oldest.txt
+# ci/oldest.txt pins JAX; ci/tested-oldest.txt the rest, at the versions the last green run used.
+$(OLD_STAMP): pyproject.toml ci/oldest.txt $(wildcard ci/tested-oldest.txt)
+	@mkdir -p build && cat ci/oldest.txt $(wildcard ci/tested-oldest.txt) > build/constraints-oldest.txt
+	@PYTHON_MINOR=$(OLDEST_PYTHON_MINOR) scripts/make-venv $(OLD_VENV) dev build/constraints-oldest.txt
 	@touch $@
 
 test-oldest: $(OLD_STAMP)
-	$(OLD_PY) -c "import jax; print('oldest supported JAX:', jax.__version__)"
+	$(OLD_PY) -c "import jax, platform; print('oldest supported JAX:', jax.__version__, 'on Python', platform.python_version())"
 	# Every unit test, and every notebook at 8 devices twice in one kernel, with its wrong answers
 	# and its student copy (make test-notebooks' runs).
 	$(call PYTEST,$(OLD_PY)) -m "not devices" tests
 
 test-gpu:
 	scripts/test-gpu
+
+# make test on the newest releases pyproject.toml's ranges admit (not the pins of ci/tested.txt), in
+# $(LATEST_VENV), after listing the packages that differ from the pins. Green: `make pin` makes
+# them the pins (commit ci/tested.txt and aurora_helpers/_tested.py together). The weekly workflow
+# runs it, so that a new upstream release shows up there and not in a learner's fresh clone.
+test-latest:
+	@AURORA_UPGRADE=1 scripts/make-venv $(LATEST_VENV) dev,lab
+	@touch $(LATEST_VENV)/.aurora-installed $(LATEST_VENV)/.aurora-course
+	@$(LATEST_VENV)/bin/python scripts/pin diff
+	$(MAKE) test VENV=$(LATEST_VENV)
+pin:
+	@[ -x $(LATEST_VENV)/bin/python ] || { echo "run make test-latest first (it builds $(LATEST_VENV))" >&2; exit 1; }
+	$(LATEST_VENV)/bin/python scripts/pin write
+# The same lists for the older JAX releases' environments that exist here (make test-oldest's,
+# make test-matrix's): ci/tested-oldest.txt, ci/tested-jax-VERSION.txt.
+pin-envs:
+	@[ ! -x $(OLD_PY) ] || $(OLD_PY) scripts/pin freeze ci/tested-oldest.txt
+	@for v in $$(grep -v '^#' ci/matrix.txt | grep .); do \
+	  [ ! -x .venv-jax-$$v/bin/python ] || .venv-jax-$$v/bin/python scripts/pin freeze ci/tested-jax-$$v.txt; done
 
 # aurora grade on every course notebook: its solutions must score every exercise.
 .PHONY: test-grade

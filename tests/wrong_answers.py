@@ -800,7 +800,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the layout is lost: every leaf on one device": (
             "def park_state(state):\n"
             "    return jax.tree.map(lambda a: jax.device_put(\n"
-            "        a, SingleDeviceSharding(first, memory_kind='pinned_host')), state)"
+            "        a, ah.single_device_sharding(first, memory_kind='pinned_host')), state)"
         ),
         "the default does the work: still in device memory": (
             "def park_state(state):\n    return jax.device_put(state)"

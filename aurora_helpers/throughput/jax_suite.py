@@ -9,6 +9,7 @@ import jax
 import numpy as np
 
 from .._device_queries import memory_kinds
+from ..single_device import single_device_sharding
 from .ops import Op, host_data, matmul_error, pointer_of, same_values
 
 
@@ -16,8 +17,6 @@ class JaxSuite:
     """The operations of every metric with JAX, on one device."""
 
     def __init__(self, device: jax.Device | None = None) -> None:
-        from jax.sharding import SingleDeviceSharding
-
         self._jax = jax
         self.device = device if device is not None else jax.devices()[0]
         self.platform = self.device.platform
@@ -26,9 +25,9 @@ class JaxSuite:
         self.batched = self.platform != "cpu"
         self.notes: tuple[str, ...] = ()
         kinds = set(memory_kinds(self.device))
-        self._on_device = SingleDeviceSharding(self.device)
+        self._on_device = single_device_sharding(self.device)
         self._pinned = (
-            SingleDeviceSharding(self.device, memory_kind="pinned_host")
+            single_device_sharding(self.device, memory_kind="pinned_host")
             if "pinned_host" in kinds
             else None
         )

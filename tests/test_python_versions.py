@@ -1,0 +1,44 @@
+"""The Python versions the project declares, and the ones its runs use, kept in step.
+
+pyproject.toml declares the oldest Python (requires-python); `make test-oldest` must run the
+oldest JAX on exactly that Python, in CI and in the GitHub workflow, and ruff must check the code
+against it. The newest JAX (and so the pins) needs Python 3.12.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from .conftest import ROOT
+
+
+def _declared_minor() -> int:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    match = re.fullmatch(r">=3\.(\d+)", project["project"]["requires-python"])
+    assert match, "requires-python must read '>=3.N'"
+    return int(match[1])
+
+
+def test_oldest_run_uses_the_declared_oldest_python():
+    minor = _declared_minor()
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"OLDEST_PYTHON_MINOR := {minor}\n" in makefile
+    assert "PYTHON_MINOR=$(OLDEST_PYTHON_MINOR) scripts/make-venv $(OLD_VENV)" in makefile
+
+
+def test_ruff_checks_for_the_declared_oldest_python():
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert tool["ruff"]["target-version"] == f"py3{_declared_minor()}"
+
+
+def test_the_workflow_runs_oldest_on_that_python():
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+    oldest = re.search(r"- jax: oldest.*\n\s+python: \"3\.(\d+)\"", workflow)
+    assert oldest and int(oldest[1]) == _declared_minor()
+
+
+def test_readme_names_the_same_pythons():
+    readme = (ROOT / "README.md").read_text()
+    assert f"Python 3.{_declared_minor()}" in readme
+    assert "3.12" in readme
