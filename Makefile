@@ -46,6 +46,8 @@ help:
 	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt), on Python 3.11"
 	@echo "make test-latest make test on the newest releases in the declared ranges (not the pins),"
 	@echo "                 listing how they differ from ci/tested.txt; then make pin moves the pins"
+	@echo "make pin-envs    write ci/tested-oldest.txt and ci/tested-jax-VERSION.txt from the older"
+	@echo "                 releases' environments (make test-oldest's, make test-matrix's)"
 	@echo "make test-gpu    tests and notebooks on an NVIDIA GPU"
 	@echo "make test-torch  the PyTorch comparison of aurora bench, with a CPU PyTorch in .venv-torch"
 	@echo "make test-matrix the notebooks on each JAX release in ci/matrix.txt (MATRIX=\"0.10.2\": one)"
@@ -113,7 +115,7 @@ $(OLD_STAMP): pyproject.toml ci/oldest.txt $(wildcard ci/tested-oldest.txt)
 	@touch $@
 
 test-oldest: $(OLD_STAMP)
-	$(OLD_PY) -c "import jax, platform; print('oldest supported JAX:', jax.__version__, 'on Python', platform.python_version())"
+	$(OLD_PY) -c "import jax, platform, sys; print('oldest supported JAX:', jax.__version__, 'on Python', platform.python_version()); assert sys.version_info[:2] == (3, $(OLDEST_PYTHON_MINOR))"
 	# Every unit test, and every notebook at 8 devices twice in one kernel, with its wrong answers
 	# and its student copy (make test-notebooks' runs).
 	$(call PYTEST,$(OLD_PY)) -m "not devices" tests
@@ -125,19 +127,23 @@ test-gpu:
 # $(LATEST_VENV), after listing the packages that differ from the pins. Green: `make pin` makes
 # them the pins (commit ci/tested.txt and aurora_helpers/_tested.py together). The weekly workflow
 # runs it, so that a new upstream release shows up there and not in a learner's fresh clone.
+# It builds $(LATEST_VENV) anew each time (nothing left over from an older resolution), on Python
+# 3.12, and leaves a stamp only when make test passed there: make pin refuses without it.
 test-latest:
-	@AURORA_UPGRADE=1 scripts/make-venv $(LATEST_VENV) dev,lab
+	@rm -rf $(LATEST_VENV)
+	@PYTHON_MINOR=12 AURORA_UPGRADE=1 scripts/make-venv $(LATEST_VENV) dev,lab
 	@touch $(LATEST_VENV)/.aurora-installed $(LATEST_VENV)/.aurora-course
 	@$(LATEST_VENV)/bin/python scripts/pin diff
 	$(MAKE) test VENV=$(LATEST_VENV)
+	@touch $(LATEST_VENV)/.aurora-green
 pin:
-	@[ -x $(LATEST_VENV)/bin/python ] || { echo "run make test-latest first (it builds $(LATEST_VENV))" >&2; exit 1; }
+	@[ -f $(LATEST_VENV)/.aurora-green ] || { echo "make pin needs a green make test-latest first (it builds $(LATEST_VENV))" >&2; exit 1; }
 	$(LATEST_VENV)/bin/python scripts/pin write
 # The same lists for the older JAX releases' environments that exist here (make test-oldest's,
 # make test-matrix's): ci/tested-oldest.txt, ci/tested-jax-VERSION.txt.
 pin-envs:
 	@[ ! -x $(OLD_PY) ] || $(OLD_PY) scripts/pin freeze ci/tested-oldest.txt
-	@for v in $$(grep -v '^#' ci/matrix.txt | grep .); do \
+	@for v in $$(sed 's/#.*//' ci/matrix.txt); do \
 	  [ ! -x .venv-jax-$$v/bin/python ] || .venv-jax-$$v/bin/python scripts/pin freeze ci/tested-jax-$$v.txt; done
 
 # aurora grade on every course notebook: its solutions must score every exercise.
@@ -195,7 +201,7 @@ learn:
 LAB := $(abspath build/lab)
 LAB_DIR ?= notebooks
 lab: $(RUN_STAMP)
-	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; $(PY) -m pip install --quiet -e ".[lab]"; }
+	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; scripts/make-venv $(VENV) lab $(PINS); }
 	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
 	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab $(LAB_DIR) --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 

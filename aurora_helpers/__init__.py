@@ -131,7 +131,6 @@ if TYPE_CHECKING:
     from .sharding_pictures import draw_sharding as draw_sharding
     from .sharding_pictures import draw_shardings as draw_shardings
     from .sharding_pictures import sharding_blocks as sharding_blocks
-    from .single_device import is_single_device_sharding as is_single_device_sharding
     from .single_device import single_device_sharding as single_device_sharding
     from .state_sizes import FolderBytes as FolderBytes
     from .state_sizes import StateBytes as StateBytes

@@ -46,6 +46,8 @@ _TPU_LIBRARIES = ("libtpu", "libtpu-nightly")
 RESTART_EXIT_STATUS = 3
 #: Exit status of ``python -m aurora_helpers.colab`` when pip could not install the tested set.
 PIP_FAILED_EXIT_STATUS = 4
+#: Exit status when the packages still disagree after installing, or jax is missing altogether.
+SETUP_FAILED_EXIT_STATUS = 5
 #: The training libraries of notebook 10, whose ranges the ``course`` extra declares.
 TRAINING_STACK = ("flax", "optax", "orbax-checkpoint")
 #: The distribution whose metadata declares those ranges.
@@ -543,7 +545,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Exit status 0: all in place; :data:`RESTART_EXIT_STATUS`: restart the runtime;
     :data:`PIP_FAILED_EXIT_STATUS`: pip could not install the tested set (one line on stderr says
-    what and what to do).
+    what and what to do); :data:`SETUP_FAILED_EXIT_STATUS`: the set is still inconsistent after
+    installing (likewise one line).
     """
     parser = argparse.ArgumentParser(prog="python -m aurora_helpers.colab", description=__doc__)
     parser.add_argument(
@@ -563,6 +566,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(error.output)  # the line below points at pip's own explanation
         print(failure.line, file=sys.stderr)
         return PIP_FAILED_EXIT_STATUS
+    except (
+        ColabSetupError
+    ) as error:  # installed, yet still inconsistent: the message says what to run
+        print(f"Colab setup stopped: {error}", file=sys.stderr)
+        return SETUP_FAILED_EXIT_STATUS
     print(stack.message)
     # A session that had imported JAX may have imported the old Flax, Optax or Orbax too.
     restart = result.restart_needed or (bool(args.loaded_jax) and bool(stack.plan.requirements))

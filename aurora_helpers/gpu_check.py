@@ -37,12 +37,31 @@ def cpu_chosen(platforms: str | None = None) -> bool:
     return bool(chosen) and set(chosen.replace(" ", "").split(",")) == {"cpu"}
 
 
+def _cuda12_install(jax_version: str) -> str:
+    """The requirements for a CUDA 12 driver: this jax, or the newest release that has the plugin.
+
+    CUDA 12 plugin wheels can trail a JAX release (JAX 0.12.1 has none); ``make pin`` recorded the
+    newest release that has them (``_tested.PLUGIN_RELEASES``).
+    """
+    from ._jax_versions import parse_version
+    from ._tested import PLUGIN_RELEASES
+
+    release = PLUGIN_RELEASES.get("cuda12")
+    if release is not None and parse_version(jax_version) > parse_version(release):
+        return (
+            f'"jax[cuda12]=={release}" "jaxlib=={release}", the newest release with a CUDA 12'
+            " plugin when the course was pinned"
+        )
+    return f'"jax[cuda12]=={jax_version}"'
+
+
 def gpu_fix(jax_version: str) -> str:
     """What to run so that JAX uses the GPU: align the CUDA plugin with this jax, then restart."""
     return (
-        f'pip install -U "jax[cuda13]=={jax_version}" (a CUDA 12 driver: "jax[cuda12]=={jax_version}"; '
-        "in Colab: run the notebook's first cell, which aligns jax, jaxlib and the CUDA plugin), "
-        "then restart the kernel. To compute on the CPU on purpose, set JAX_PLATFORMS=cpu."
+        f'pip install -U "jax[cuda13]=={jax_version}" (a CUDA 12 driver: '
+        f"{_cuda12_install(jax_version)}; in Colab: run the notebook's first cell, which aligns jax,"
+        " jaxlib and the CUDA plugin), then restart the kernel. To compute on the CPU on purpose,"
+        " set JAX_PLATFORMS=cpu."
     )
 
 

@@ -269,6 +269,14 @@ def test_main_exit_status_asks_for_a_restart(metadata, monkeypatch, capsys):
     assert "Restart session" in capsys.readouterr().err
 
 
+def test_main_says_in_one_line_when_the_set_stays_inconsistent(metadata, monkeypatch, capsys):
+    monkeypatch.setattr(colab, "installed_jax_packages", lambda: dict(GPU_AFTER_COURSE))
+    monkeypatch.setattr(colab, "_pip_install", lambda requirements: None)  # installs nothing
+    assert colab.main([]) == colab.SETUP_FAILED_EXIT_STATUS
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Colab setup stopped:") and "pip install" in err[0]
+
+
 # What pip 25 writes when jax's cuda12-local extra names a plugin release the index lacks.
 PIP_NO_PLUGIN = f"""\
 ERROR: Could not find a version that satisfies the requirement jax-cuda12-plugin<={TESTED_JAX},\
@@ -468,5 +476,6 @@ def test_every_colab_cell_aligns_jax(path):
     assert source == _colab_cell(NOTEBOOKS / "00_welcome.ipynb"), "Colab cells must be identical"
     assert 'os.environ.get(\n        "AURORA_INSTALL_TARGET"' in source
     assert '"-m", "aurora_helpers.colab", "--loaded-jax"' in source
-    # A failed alignment (restart, missing wheel) stops the cell without a traceback of its own.
-    assert "raise SystemExit(" in source and source.count("check=True") == 1  # the course install
+    # A failed install or alignment (restart, missing wheel, offline) stops the cell without a
+    # traceback of its own: both pip calls end in a SystemExit, neither in check=True.
+    assert source.count("raise SystemExit(") == 2 and "check=True" not in source

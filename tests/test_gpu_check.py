@@ -75,3 +75,15 @@ def test_check_gpu_backend_decides_by_backend_and_listing():
 )
 def test_cpu_chosen(platforms, chosen):
     assert cpu_chosen(platforms) is chosen
+
+
+def test_the_fix_names_a_cuda12_release_that_exists(monkeypatch):
+    from aurora_helpers import _tested
+    from aurora_helpers.gpu_check import gpu_fix
+
+    monkeypatch.setattr(_tested, "PLUGIN_RELEASES", {"cuda12": "0.12.0.1", "cuda13": "0.12.1"})
+    trailing = gpu_fix("0.12.1")
+    assert '"jax[cuda13]==0.12.1"' in trailing
+    assert '"jax[cuda12]==0.12.0.1" "jaxlib==0.12.0.1"' in trailing
+    assert "jax[cuda12]==0.12.1" not in trailing
+    assert '"jax[cuda12]==0.11.2"' in gpu_fix("0.11.2")

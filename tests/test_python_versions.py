@@ -39,6 +39,14 @@ def test_the_workflow_runs_oldest_on_that_python():
 
 
 def test_readme_names_the_same_pythons():
-    readme = (ROOT / "README.md").read_text()
-    assert f"Python 3.{_declared_minor()}" in readme
-    assert "3.12" in readme
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"`jax>=0.9.0,<0.13`, on Python 3.{_declared_minor()} and newer" in readme
+    assert f"0.9.0 on Python 3.{_declared_minor()} (`make test-oldest`)" in readme
+
+
+def test_the_pins_are_for_the_python_that_make_setup_picks_first():
+    pins = (ROOT / "ci" / "tested.txt").read_text()
+    assert "on Python 3.12:" in pins.splitlines()[0]
+    find_python = (ROOT / "scripts" / "find-python").read_text()
+    assert 'python3.12 python3.13 python3"' in find_python  # 3.12 is tried before any other
+    assert '[ "$minor" = 11 ]' in (ROOT / "scripts" / "make-venv").read_text()

@@ -1,11 +1,17 @@
+"""ah.single_device_sharding, and the deprecated class kept out of the course's own code."""
+
+import re
 import warnings
 
 import jax
 import jax.numpy as jnp
+import nbformat
 import numpy as np
-from jax.sharding import NamedSharding, PartitionSpec
+import pytest
 
 import aurora_helpers as ah
+
+from .conftest import NOTEBOOKS, ROOT
 
 
 def test_the_sharding_puts_the_whole_array_on_that_device():
@@ -20,27 +26,60 @@ def test_the_sharding_puts_the_whole_array_on_that_device():
 
 def test_the_memory_kind_is_honoured():
     device = jax.devices()[0]
-    kinds = [m.kind for m in device.addressable_memories()]
-    for kind in kinds:
+    for kind in [m.kind for m in device.addressable_memories()]:
         placed = jax.device_put(jnp.ones(3), ah.single_device_sharding(device, memory_kind=kind))
         assert placed.sharding.memory_kind == kind
     assert ah.single_device_sharding(device).memory_kind == device.default_memory().kind
 
 
-def test_no_release_in_range_warns():
-    device = jax.devices()[0]
+def test_it_calls_the_function_where_the_release_has_one(monkeypatch):
+    made = []
+    monkeypatch.setattr(
+        jax.sharding,
+        "make_single_device_sharding",
+        lambda device, memory_kind=None: made.append((device, memory_kind)) or "made",
+        raising=False,
+    )
+    assert ah.single_device_sharding(jax.devices()[1], memory_kind="pinned_host") == "made"
+    assert made == [(jax.devices()[1], "pinned_host")]
+
+
+def test_it_falls_back_to_the_class_without_the_function(monkeypatch):
+    """JAX 0.9.x: no make_single_device_sharding; the class, not deprecated there, is used."""
+    monkeypatch.delattr(jax.sharding, "make_single_device_sharding", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 0.12.1 warns on the class's name
+        cls = jax.sharding.SingleDeviceSharding
+        sharding = ah.single_device_sharding(jax.devices()[2])
+    assert type(sharding) is cls and sharding.device_set == {jax.devices()[2]}
+
+
+def test_no_warning_on_this_release():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sharding = ah.single_device_sharding(device, memory_kind=device.default_memory().kind)
-        assert ah.is_single_device_sharding(sharding) in (True, False)
+        ah.single_device_sharding(jax.devices()[0], memory_kind="device")
 
 
-def test_is_single_device_sharding_tells_the_type_not_the_span():
-    mesh = jax.make_mesh((8,), ("d",), devices=jax.devices()[:8])
-    assert not ah.is_single_device_sharding(NamedSharding(mesh, PartitionSpec("d")))
-    made = ah.single_device_sharding(jax.devices()[0])
-    builtin = getattr(jax.sharding, "is_single_device_sharding", None)
-    if builtin is not None:  # the release's own answer, whatever type it makes
-        assert ah.is_single_device_sharding(made) == builtin(made)
-    else:  # older releases: the class is the one-device sharding
-        assert ah.is_single_device_sharding(made)
+def _code_cells(path):
+    return [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize(
+    "path", sorted(NOTEBOOKS.glob("[0-9A-Z][0-9]_*.ipynb")), ids=lambda p: p.stem
+)
+def test_no_notebook_code_uses_the_deprecated_class(path):
+    """Code cells may name SingleDeviceSharding only as a string (01 looks the name up to show that
+    it warns); prose may name it, as the older spelling."""
+    for source in _code_cells(path):
+        bare = re.sub(r"\"[^\"\n]*\"|'[^'\n]*'", '""', source)  # strings removed
+        assert "SingleDeviceSharding" not in bare, f"{path.name}: {source[:120]!r}"
+
+
+def test_only_the_fallback_names_the_class_in_the_packages():
+    named = sorted(
+        str(p.relative_to(ROOT))
+        for folder in ("aurora_helpers", "aurora_course")
+        for p in (ROOT / folder).rglob("*.py")
+        if "SingleDeviceSharding" in re.sub(r'"""[\s\S]*?"""|#.*', "", p.read_text())
+    )
+    assert named == ["aurora_helpers/single_device.py"]

@@ -120,3 +120,32 @@ def test_setup_and_run_install_from_the_pins():
     assert re.search(r"make-venv \$\(VENV\) dev \$\(PINS\)", makefile)
     assert re.search(r"make-venv \$\(VENV\) course \$\(PINS\)", makefile)
     assert "scripts/make-venv $(LATEST_VENV) dev,lab" in makefile  # test-latest: not pinned
+
+
+def _matrix_releases() -> list[str]:
+    lines = (ROOT / "ci" / "matrix.txt").read_text().splitlines()
+    return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
+
+
+def test_the_older_releases_environments_are_pinned_too():
+    """make test-oldest and make test-matrix install everything but JAX from their own lists."""
+    wanted = {"tested-oldest.txt", *(f"tested-jax-{v}.txt" for v in _matrix_releases())}
+    present = {p.name for p in (ROOT / "ci").glob("tested-*.txt")}
+    assert wanted <= present, f"missing (make pin-envs): {sorted(wanted - present)}"
+    assert present <= wanted, f"lists for releases no run uses: {sorted(present - wanted)}"
+    for name in wanted:
+        pins = PIN.read_pins(ROOT / "ci" / name)
+        assert "jax" not in pins and "jaxlib" not in pins, f"{name}: JAX is pinned elsewhere"
+        assert "numpy" in pins and "pytest" in pins, f"{name} is not a whole environment"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    oldest_python = project["requires-python"].removeprefix(">=")
+    assert f"on Python {oldest_python}:" in (ROOT / "ci" / "tested-oldest.txt").read_text()
+
+
+def test_each_older_run_reads_its_list():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "cat ci/oldest.txt $(wildcard ci/tested-oldest.txt)" in makefile
+    assert (
+        'ROOT / "ci" / f"tested-jax-{version}.txt"'
+        in (ROOT / "scripts" / "test-matrix").read_text()
+    )
