@@ -110,8 +110,7 @@ test-devices: setup
 
 # ci/oldest.txt pins JAX; ci/tested-oldest.txt the rest, at the versions the last green run used.
 $(OLD_STAMP): pyproject.toml ci/oldest.txt $(wildcard ci/tested-oldest.txt)
-	@mkdir -p build && cat ci/oldest.txt $(wildcard ci/tested-oldest.txt) > build/constraints-oldest.txt
-	@PYTHON_MINOR=$(OLDEST_PYTHON_MINOR) scripts/make-venv $(OLD_VENV) dev build/constraints-oldest.txt
+	@PYTHON_MINOR=$(OLDEST_PYTHON_MINOR) scripts/make-venv $(OLD_VENV) dev ci/oldest.txt $(wildcard ci/tested-oldest.txt)
 	@touch $@
 
 test-oldest: $(OLD_STAMP)

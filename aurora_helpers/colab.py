@@ -566,9 +566,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(error.output)  # the line below points at pip's own explanation
         print(failure.line, file=sys.stderr)
         return PIP_FAILED_EXIT_STATUS
-    except (
-        ColabSetupError
-    ) as error:  # installed, yet still inconsistent: the message says what to run
+    except ColabSetupError as error:
+        # Installed, yet still inconsistent (or no jax at all): the message says what to run.
         print(f"Colab setup stopped: {error}", file=sys.stderr)
         return SETUP_FAILED_EXIT_STATUS
     print(stack.message)

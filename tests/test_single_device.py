@@ -12,6 +12,7 @@ import pytest
 import aurora_helpers as ah
 
 from .conftest import NOTEBOOKS, ROOT
+from .test_notebooks import _code
 
 
 def test_the_sharding_puts_the_whole_array_on_that_device():
@@ -60,17 +61,13 @@ def test_no_warning_on_this_release():
         ah.single_device_sharding(jax.devices()[0], memory_kind="device")
 
 
-def _code_cells(path):
-    return [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
-
-
 @pytest.mark.parametrize(
     "path", sorted(NOTEBOOKS.glob("[0-9A-Z][0-9]_*.ipynb")), ids=lambda p: p.stem
 )
 def test_no_notebook_code_uses_the_deprecated_class(path):
     """Code cells may name SingleDeviceSharding only as a string (01 looks the name up to show that
     it warns); prose may name it, as the older spelling."""
-    for source in _code_cells(path):
+    for source in (c.source for c in _code(nbformat.read(path, as_version=4))):
         bare = re.sub(r"\"[^\"\n]*\"|'[^'\n]*'", '""', source)  # strings removed
         assert "SingleDeviceSharding" not in bare, f"{path.name}: {source[:120]!r}"
 
