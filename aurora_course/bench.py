@@ -1,7 +1,7 @@
 """``aurora bench``: this machine's transfers, bandwidth and matmul throughput, optionally beside
 another library's (``--compare torch``).
 
-The measuring is the helpers' (:mod:`aurora_helpers.throughput`, which notebook 05 uses too); the
+The measuring is the helpers' (:mod:`aurora_helpers.perf.throughput`, which notebook 05 uses too); the
 other libraries' suites are tooling, here, because no notebook imports them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from aurora_helpers.throughput.ops import ComparisonUnavailable, ThroughputSuite
+from aurora_helpers.perf.throughput.ops import ComparisonUnavailable, ThroughputSuite
 
 #: Libraries ``aurora bench --compare`` knows, with the pip package that provides each.
 COMPARE_LIBRARIES: dict[str, str] = {"torch": "torch"}
@@ -53,9 +53,9 @@ def bench(
     from aurora_helpers.devices import setup_devices
 
     setup_devices(devices)
-    from aurora_helpers.throughput.driver import measure_with
-    from aurora_helpers.throughput.jax_suite import JaxSuite
-    from aurora_helpers.throughput.results import MachineThroughput, compare_throughputs
+    from aurora_helpers.perf.throughput.driver import measure_with
+    from aurora_helpers.perf.throughput.jax_suite import JaxSuite
+    from aurora_helpers.perf.throughput.results import MachineThroughput, compare_throughputs
 
     suite = JaxSuite()
 

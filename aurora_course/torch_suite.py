@@ -1,5 +1,5 @@
 """The throughput suite of PyTorch, for ``aurora bench --compare torch``: the same operations as
-:class:`~aurora_helpers.throughput.jax_suite.JaxSuite` on the kind of device JAX uses."""
+:class:`~aurora_helpers.perf.throughput.jax_suite.JaxSuite` on the kind of device JAX uses."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from aurora_helpers.throughput.ops import (
+from aurora_helpers.perf.throughput.ops import (
     ComparisonUnavailable,
     Op,
     host_data,

@@ -13,7 +13,7 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 from aurora_course.grading import assemble
 from aurora_course.student import stub_source
-from aurora_helpers.answer_cells import (
+from aurora_helpers.checks.answer_cells import (
     ANSWER_CELL_STARTS,
     answer_problems,
     find_answer,

@@ -23,6 +23,7 @@ from aurora_course.cli import main
 from aurora_course.jupyterhub import install_kernel, kernel_python, nbgitpuller_link
 from aurora_course.memory_report import BEGIN, END, memory_table, write_memory_report
 from aurora_course.runner import CourseRun, NotebookRun
+from aurora_helpers._jax_versions import JAX_UPPER_EXCLUSIVE
 
 from .conftest import ROOT
 
@@ -214,7 +215,7 @@ def test_workshop_lock_covers_the_course_with_hashes():
     # The newest supported JAX: inside the range, in its newest minor series.
     jax_version = pins["jax"][0]
     assert SpecifierSet(ah.JAX_REQUIREMENT.split("jax", 1)[1]).contains(jax_version)
-    assert Version(ah.JAX_UPPER_EXCLUSIVE).minor - jax_version.minor == 1
+    assert Version(JAX_UPPER_EXCLUSIVE).minor - jax_version.minor == 1
     assert pins["jaxlib"][0] == jax_version
     # Run-only: no test tool in the workshop set.
     assert not {"pytest", "nbval", "ruff", "mypy", "selenium"} & set(pins)

@@ -19,6 +19,7 @@ import aurora_helpers as ah
 import aurora_helpers.cluster
 from aurora_helpers.cluster import launcher as cluster_module
 from aurora_helpers.cluster.magic import cluster_cell
+from aurora_helpers.cluster.outcomes import ClusterError, ClusterRun
 
 from . import cluster_programs as programs
 from .conftest import ROOT
@@ -184,7 +185,7 @@ def test_a_recoverable_cluster_goes_on_without_a_dead_rank(marker):
         assert run.died == {2: -signal.SIGKILL} and run.results[2] is None
         assert run.results[0] == run.results[1] == {"live": 2, "sum": 3.0}
         assert "[rank 2] died (exit code -9 (SIGKILL))" in str(run)
-        with pytest.raises(ah.ClusterError, match="died; close it"):
+        with pytest.raises(ClusterError, match="died; close it"):
             cluster.run(programs.rank_info)
     assert cluster.exit_codes == (0, 0, -signal.SIGKILL)
     with pytest.raises(ValueError, match="one or the other"):
@@ -560,7 +561,7 @@ def test_worker_environment_is_local_and_clean(monkeypatch):
 
 
 def test_cluster_run_text_hides_gloo_chatter_but_keeps_it():
-    run = ah.ClusterRun(
+    run = ClusterRun(
         results=(1, None),
         stdout=("a\n", "b\n"),
         stderr=("[Gloo] Rank 0 is connected to 1 peer ranks. x\nwarn\n", ""),

@@ -236,13 +236,13 @@ def test_unreadable_groups_still_count_but_cannot_name_axes(mesh):
     ],
 )
 def test_bytes_of_hlo_types(text, size):
-    from aurora_helpers.collectives import hlo_type_bytes
+    from aurora_helpers.compiled.collectives import hlo_type_bytes
 
     assert hlo_type_bytes(text) == size
 
 
 def test_unknown_hlo_types_are_refused():
-    from aurora_helpers.collectives import hlo_type_bytes
+    from aurora_helpers.compiled.collectives import hlo_type_bytes
 
     with pytest.raises(ValueError, match="unknown HLO element type"):
         hlo_type_bytes("q99[4]{0}")

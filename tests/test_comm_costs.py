@@ -8,6 +8,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import aurora_helpers as ah
+from aurora_helpers.compiled.comm_costs import CollectiveCost
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +129,7 @@ def test_the_default_is_the_switch_and_keeps_the_original_numbers(kind):
     assert default.topology == "switch" and default.link_bytes == default.sent
     assert default.seconds(1e-6, 1e9) == pytest.approx(default.steps * 1e-6 + default.sent / 1e9)
     # A cost made without link bytes (positionally, as before topologies) reads them as sent.
-    legacy = ah.CollectiveCost(kind, 1000, 8, default.sent, default.steps)
+    legacy = CollectiveCost(kind, 1000, 8, default.sent, default.steps)
     assert legacy.link_bytes == default.sent and legacy.topology == "switch"
 
 

@@ -67,7 +67,7 @@ def test_listener_is_removed_after_the_block_even_on_error():
 
 
 def test_matches_program_names():
-    from aurora_helpers.compiles import _program_name_matches
+    from aurora_helpers.compiled.compiles import _program_name_matches
 
     assert _program_name_matches("jit(step)", "step")
     assert _program_name_matches("pmap(step)", "step")

@@ -1,27 +1,32 @@
 import pytest
 
 import aurora_helpers as ah
+from aurora_helpers.contract import (
+    DEFAULT_SIMULATED_DEVICES,
+    DEVICES_ENV_VAR,
+    requested_device_count,
+)
 
 
 def test_requested_count_precedence(monkeypatch):
-    monkeypatch.delenv(ah.DEVICES_ENV_VAR, raising=False)
-    assert ah.requested_device_count() == ah.DEFAULT_SIMULATED_DEVICES == 8
-    monkeypatch.setenv(ah.DEVICES_ENV_VAR, " 3 ")
-    assert ah.requested_device_count() == 3
-    assert ah.requested_device_count(5) == 5  # an explicit argument wins
+    monkeypatch.delenv(DEVICES_ENV_VAR, raising=False)
+    assert requested_device_count() == DEFAULT_SIMULATED_DEVICES == 8
+    monkeypatch.setenv(DEVICES_ENV_VAR, " 3 ")
+    assert requested_device_count() == 3
+    assert requested_device_count(5) == 5  # an explicit argument wins
 
 
 @pytest.mark.parametrize("raw", ["eight", "2.5", "1e3"])
 def test_bad_environment_value_names_the_variable(monkeypatch, raw):
-    monkeypatch.setenv(ah.DEVICES_ENV_VAR, raw)
+    monkeypatch.setenv(DEVICES_ENV_VAR, raw)
     with pytest.raises(ah.DeviceSetupError, match=r"AURORA_DEVICES.*whole number"):
-        ah.requested_device_count()
+        requested_device_count()
 
 
 @pytest.mark.parametrize("value", [0, -2, True, 2.0, "4"])
 def test_bad_counts_are_rejected(value):
     with pytest.raises(ah.DeviceSetupError, match="positive integer"):
-        ah.requested_device_count(value)
+        requested_device_count(value)
 
 
 def test_rerunning_with_the_same_count_is_harmless():

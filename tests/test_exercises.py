@@ -8,6 +8,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import aurora_helpers as ah
+from aurora_helpers.checks.exercises import ExerciseFailed
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_a_wrong_answer_is_reported_not_raised_by_default():
 
 
 def test_raise_mode_raises(raising):
-    with pytest.raises(ah.ExerciseFailed, match=r"Exercise t.5c: got 3, expected 4"):
+    with pytest.raises(ExerciseFailed, match=r"Exercise t.5c: got 3, expected 4"):
         ah.check("t.5c", 3, expected=4)
     assert ah.check("t.5c", ..., expected=4).status == "not solved yet"  # stubs never raise
 
@@ -175,9 +176,9 @@ def test_structured_answers_name_the_path():
     ],
 )
 def test_wrong_answers_say_what_differs(got, expected, message, raising):
-    with pytest.raises(ah.ExerciseFailed, match=message):
+    with pytest.raises(ExerciseFailed, match=message):
         ah.check("t.6", got, expected=expected, hint="look again")
-    with pytest.raises(ah.ExerciseFailed, match="Hint: look again"):
+    with pytest.raises(ExerciseFailed, match="Hint: look again"):
         ah.check("t.6", got, expected=expected, hint="look again")
 
 
@@ -186,7 +187,7 @@ def test_tolerances_and_dtype_switch(raising):
     assert ah.check(
         "t.7", jnp.arange(3), expected=np.arange(3, dtype=np.int64), check_dtype=False
     ).solved
-    with pytest.raises(ah.ExerciseFailed):
+    with pytest.raises(ExerciseFailed):
         ah.check("t.7", jnp.float32(1.1), expected=np.float32(1.0), rtol=0.01, atol=0)
 
 
@@ -198,7 +199,7 @@ def test_sharding_is_compared_when_asked(raising):
     assert ah.check("t.8", rows, expected=rows).solved
     assert ah.check("t.8", replicated, expected=rows).solved  # values only by default
     with pytest.raises(
-        ah.ExerciseFailed,
+        ExerciseFailed,
         match=r"sharding differs: got NamedSharding\((P|PartitionSpec)\(\)(, memory_kind=\w+)?\), "
         r"expected NamedSharding\((P|PartitionSpec)\('x',?\)(, memory_kind=\w+)?\)",
     ):
@@ -209,7 +210,7 @@ def test_custom_compare(raising):
     assert ah.check(
         "t.9", 4, expected=None, compare=lambda g, e: [] if g % 2 == 0 else ["odd"]
     ).solved
-    with pytest.raises(ah.ExerciseFailed, match="odd"):
+    with pytest.raises(ExerciseFailed, match="odd"):
         ah.check("t.9", 3, expected=None, compare=lambda g, e: [] if g % 2 == 0 else ["odd"])
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers import ffi_build
+from aurora_helpers.compiled import ffi_build
+from aurora_helpers.compiled.ffi_build import FfiBuildError
 
 HAVE_CXX = ah.find_compiler() is not None
 
@@ -101,10 +102,10 @@ def test_building_again_reuses_the_registration(affine, monkeypatch):
 @needs_cxx
 @pytest.mark.slow
 def test_compile_errors_and_missing_symbols_are_reported(affine):
-    with pytest.raises(ah.FfiBuildError, match="failed"):
+    with pytest.raises(FfiBuildError, match="failed"):
         ah.build_ffi_targets("this is not C++;", ["Nothing"])
     # A library that builds but lacks the handler (a small one: no XLA header to compile).
-    with pytest.raises(ah.FfiBuildError, match="XLA_FFI_DEFINE_HANDLER_SYMBOL"):
+    with pytest.raises(FfiBuildError, match="XLA_FFI_DEFINE_HANDLER_SYMBOL"):
         ah.build_ffi_targets('extern "C" int not_a_handler() { return 0; }\n', ["NotThere"])
     with pytest.raises(KeyError, match="Affine"):
         affine["Other"]

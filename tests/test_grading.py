@@ -23,7 +23,7 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 from aurora_course.grading import assemble
 from aurora_course.student import make_student_notebook, stub_source
-from aurora_helpers.answer_screen import course_names, screen_solution
+from aurora_helpers.checks.answer_screen import course_names, screen_solution
 
 from .conftest import NOTEBOOKS
 from .synthetic_course import FORGED_LINE, SOLUTIONS, course_notebook, with_answer, write
@@ -180,7 +180,7 @@ def _kernel_screen_off(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     on their ``PYTHONPATH`` replaces it), so an answer's code runs whatever it does."""
     folder.mkdir()
     (folder / "sitecustomize.py").write_text(
-        "import aurora_helpers.answer_cells as cells\n\ncells.answer_problems = lambda label: []\n"
+        "import aurora_helpers.checks.answer_cells as cells\n\ncells.answer_problems = lambda label: []\n"
     )
     paths = [str(folder), os.environ.get("PYTHONPATH", "")]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
@@ -199,7 +199,7 @@ def test_checking_code_replaced_past_the_screen_voids_the_submission(
     _kernel_screen_off(tmp_path / "site", monkeypatch)
     course = course_notebook()
     patch = (
-        "import aurora_helpers as ah\nimport aurora_helpers.exercises as ex\n"
+        "import aurora_helpers as ah\nimport aurora_helpers.checks.exercises as ex\n"
         "real = ex.check\n"
         "def fake(exercise, *a, **k):\n    return real(exercise, 1, expected=1)\n"
         "ah.check = ex.check = fake\n" + SOLUTIONS["90.1"]
@@ -330,7 +330,7 @@ COURSE = course_names(
     ("source", "tampering"),
     [
         ("ah.check = print", True),
-        ("import aurora_helpers.exercises as ex", True),
+        ("import aurora_helpers.checks.exercises as ex", True),
         ("from aurora_helpers import check", True),
         ("def f(x):\n    return ah.check('1', x, x)", True),
         ("def f(x):\n    setattr(ah, 'check', x)\n    return x", True),

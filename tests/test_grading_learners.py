@@ -23,8 +23,8 @@ from aurora_course.execute import execute_notebook
 from aurora_course.grading.report import ClassGrades, ExerciseGrade, Progress, SubmissionGrade
 from aurora_course.grading.submission import learner_cells, learner_id
 from aurora_course.student import make_student_notebook
-from aurora_helpers.answer_cells import live_cells
-from aurora_helpers.answer_screen import course_names, screen_solution
+from aurora_helpers.checks.answer_cells import live_cells
+from aurora_helpers.checks.answer_screen import course_names, screen_solution
 from aurora_helpers.contract import (
     CHECK_LOG_ENV_VAR,
     CHECKS_ENV_VAR,
@@ -89,7 +89,7 @@ def test_the_screen_accepts_trial_calls_stdlib_imports_and_reading_the_environme
         ("from operator import attrgetter", False),
         ("import scipy", False),  # not the standard library, and the notebook does not import it
         ("ah.check('90.1', f, expected=1)", False),  # a trial check in the answer cell
-        ("def f(x):\n    return sys.modules['aurora_helpers.exercises']", True),
+        ("def f(x):\n    return sys.modules['aurora_helpers.checks.exercises']", True),
         ("def f(x):\n    return inspect.currentframe().f_back.f_locals", True),
         ("def f(x):\n    with mock.patch.object(ah, 'check'):\n        return x", True),
         ("import importlib", True),

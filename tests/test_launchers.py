@@ -1,4 +1,4 @@
-"""The example programs and the real launchers' command lines (``aurora_helpers.launchers``).
+"""The example programs and the real launchers' command lines (``aurora_helpers.cluster.launchers``).
 
 The programs run here on the course's LocalCluster; ``make test-launchers`` runs the same files
 under mpirun and SLURM.

@@ -193,6 +193,15 @@ def test_only_public_helpers(path):
     )
 
 
+def test_every_public_helper_is_used_by_a_notebook():
+    """``ah.*`` is what notebooks use or name, no more: the rest is reached through its module."""
+    used: set[str] = set()
+    for path in PATHS:
+        source = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells)
+        used |= set(re.findall(r"\bah\.([A-Za-z_]\w*)", source))
+    assert set(ah.__all__) <= used, f"public, used by no notebook: {sorted(set(ah.__all__) - used)}"
+
+
 @pytest.mark.parametrize("path", PATHS, ids=IDS)
 def test_no_network(path):
     code = _code(nbformat.read(path, as_version=4))[1:]  # the Colab cell may install from GitHub

@@ -1,7 +1,8 @@
-"""The two packages: aurora_helpers's public names (one list), and imports that run one way.
+"""The two packages: aurora_helpers's public names (one table), and imports that run one way.
 
 ``aurora_helpers`` is what notebooks import; ``aurora_course`` is the course's tooling. The tooling
-may import the helpers, never the reverse; inside each package no two modules import each other.
+may import the helpers, never the reverse; inside each package no two modules import each other;
+inside ``aurora_helpers`` each folder imports only the folders :data:`FOLDER_IMPORTS` allows.
 """
 
 from __future__ import annotations
@@ -19,24 +20,20 @@ from .conftest import ROOT
 PACKAGES = ("aurora_helpers", "aurora_course")
 
 
-def _public_lines() -> list[ast.ImportFrom]:
-    tree = ast.parse((ROOT / "aurora_helpers" / "__init__.py").read_text())
-    (block,) = [
-        n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
-    ]
-    return [n for n in block.body if isinstance(n, ast.ImportFrom)]
-
-
-def test_all_is_the_public_import_lines_and_each_name_is_its_modules():
-    lines = _public_lines()
-    assert all(len(line.names) == 1 for line in lines), "one public name per import line"
-    names = [line.names[0].name for line in lines]
-    assert sorted(names) == ah.__all__ and len(set(names)) == len(names)
-    for line in lines:
-        module = importlib.import_module(f"aurora_helpers.{line.module}")
-        name = line.names[0].name
-        assert getattr(ah, name) is getattr(module, name), (line.module, name)
+def test_every_public_name_is_its_modules_and_listed_once():
+    listed = [name for names in ah._EXPORTS.values() for name in names]
+    assert sorted(listed) == ah.__all__ and len(set(listed)) == len(listed)
+    for module, names in ah._EXPORTS.items():
+        loaded = importlib.import_module(f"aurora_helpers.{module}")
+        for name in names:
+            assert getattr(ah, name) is getattr(loaded, name), (module, name)
     assert set(dir(ah)) >= set(ah.__all__)
+
+
+def test_importing_the_package_reads_no_source():
+    """The public API is a table, not found by parsing the package's own files at import."""
+    source = (ROOT / "aurora_helpers" / "__init__.py").read_text()
+    assert "ast" not in _imports(source, "aurora_helpers") and "read_text" not in source
 
 
 def test_no_public_name_is_also_a_module_name():
@@ -89,6 +86,46 @@ def test_the_helpers_never_import_the_tooling():
         for path in _sources("aurora_helpers")
     }
     assert not {k: v for k, v in reaching.items() if v}, reaching
+
+
+#: aurora_helpers's folders (one job each) and the folders each may import besides the core, the
+#: modules at the package's top. The core imports no folder (the package's ``__init__`` loads
+#: them by name, lazily, and is not counted).
+FOLDER_IMPORTS: dict[str, set[str]] = {
+    "checks": {"compiled"},
+    "compiled": set(),
+    "perf": {"compiled"},
+    "pictures": set(),
+    "cluster": set(),
+}
+
+
+def _folder(module: str) -> str | None:
+    """``checks`` for ``aurora_helpers.checks.routes``; None for the core (or another package)."""
+    parts = module.split(".")
+    if parts[0] != "aurora_helpers" or len(parts) < 2:
+        return None
+    return parts[1] if parts[1] in FOLDER_IMPORTS else None
+
+
+def test_each_folder_imports_only_the_core_and_the_folders_it_may():
+    folders = {p.parent.name for p in (ROOT / "aurora_helpers").glob("*/__init__.py")}
+    assert folders == set(FOLDER_IMPORTS), "a new folder: say what it may import"
+    wrong = []
+    for path in _sources("aurora_helpers"):
+        name = _module_name(path)
+        if name == "aurora_helpers":
+            continue
+        mine = _folder(name)
+        for imported in _module_imports(path):
+            theirs = _folder(imported)
+            if (
+                theirs is not None
+                and theirs != mine
+                and theirs not in FOLDER_IMPORTS.get(mine or "", set())
+            ):
+                wrong.append(f"{name} imports {imported}")
+    assert not wrong, wrong
 
 
 def test_the_import_check_sees_hidden_and_relative_imports():

@@ -4,7 +4,7 @@ import re
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers import peaks
+from aurora_helpers.perf import peaks
 
 
 @pytest.mark.parametrize(

@@ -3,22 +3,24 @@ import numpy as np
 import pytest
 
 import aurora_helpers as ah
+from aurora_helpers.perf.roofline import Roofline, RooflinePoint, roofline_ops
+from aurora_helpers.perf.throughput import MachineThroughput, Measurement
 
 
 def _bench(copy_gbps, matmul_tflops, kind="cpu", peak=None):
     rows = (
-        ah.Measurement("copy", 1 << 20, "float32", 1.0, copy_gbps * 1e9, "m"),
-        ah.Measurement("matmul", 256, "float32", 1.0, matmul_tflops * 1e12, "m"),
+        Measurement("copy", 1 << 20, "float32", 1.0, copy_gbps * 1e9, "m"),
+        Measurement("matmul", 256, "float32", 1.0, matmul_tflops * 1e12, "m"),
     )
-    return ah.MachineThroughput("jax 0", "cpu", kind, rows, peak)
+    return MachineThroughput("jax 0", "cpu", kind, rows, peak)
 
 
 def _roofline():
     points = (
-        ah.RooflinePoint("stream", flops=1e9, bytes=1e10, seconds=1.0),  # I = 0.1, 1 GFLOP/s
-        ah.RooflinePoint("dense", flops=5e10, bytes=1e8, seconds=1.0),  # I = 500, 50 GFLOP/s
+        RooflinePoint("stream", flops=1e9, bytes=1e10, seconds=1.0),  # I = 0.1, 1 GFLOP/s
+        RooflinePoint("dense", flops=5e10, bytes=1e8, seconds=1.0),  # I = 500, 50 GFLOP/s
     )
-    return ah.Roofline(points, bandwidth=20e9, compute=100e9, dtype="float32", device_kind="cpu")
+    return Roofline(points, bandwidth=20e9, compute=100e9, dtype="float32", device_kind="cpu")
 
 
 def test_roofs_ridge_and_bounds():
@@ -49,7 +51,7 @@ def test_plot():
 
 def test_hand_counts_match_the_compiler():
     """The FLOPs counted by hand for a matmul are the ones XLA's cost analysis reports."""
-    op = next(o for o in ah.roofline_ops(n=1024, matmul_sizes=(64,)) if o.name == "matmul 64")
+    op = next(o for o in roofline_ops(n=1024, matmul_sizes=(64,)) if o.name == "matmul 64")
     cost = jax.jit(op.fn).lower(*op.args).compile().cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost  # older JAX returned a list
     assert cost["flops"] == op.flops == 2 * 64**3
@@ -57,7 +59,7 @@ def test_hand_counts_match_the_compiler():
 
 
 def test_measure_places_ops_and_raises_roofs_it_sees_beaten():
-    ops = ah.roofline_ops(n=1 << 16, matmul_sizes=(128,))
+    ops = roofline_ops(n=1 << 16, matmul_sizes=(128,))
     generous = ah.measure_roofline(_bench(1e6, 1e6), ops, budget_s=0.01)
     # Roofs set absurdly high stay; every point sits under them.
     assert generous.bandwidth == 1e15 and generous.compute == 1e18
@@ -75,7 +77,7 @@ def test_published_peaks_are_carried():
     peak = ah.peak_for("NVIDIA H100 80GB HBM3")
     r = ah.measure_roofline(
         _bench(1e6, 1e6, kind="NVIDIA H100 80GB HBM3", peak=peak),
-        ah.roofline_ops(n=1024, matmul_sizes=()),
+        roofline_ops(n=1024, matmul_sizes=()),
         budget_s=0.005,
     )
     assert r.peak_bandwidth == 3350e9 and r.peak_compute == 67e12
@@ -83,10 +85,10 @@ def test_published_peaks_are_carried():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="positive"):
-        ah.roofline_ops(n=0)
-    empty = ah.MachineThroughput("jax 0", "cpu", "cpu", (), None)
+        roofline_ops(n=0)
+    empty = MachineThroughput("jax 0", "cpu", "cpu", (), None)
     with pytest.raises(ValueError, match="no copy"):
-        ah.measure_roofline(empty, ah.roofline_ops(n=8, matmul_sizes=()))
+        ah.measure_roofline(empty, roofline_ops(n=8, matmul_sizes=()))
     with pytest.raises(ValueError, match="no operations"):
         ah.measure_roofline(_bench(1, 1), [])
     assert np.isfinite(_roofline().ridge)

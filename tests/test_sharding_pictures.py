@@ -8,6 +8,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 import aurora_helpers as ah
+from aurora_helpers.pictures.sharding import device_color
 
 matplotlib.use("Agg")
 
@@ -52,7 +53,7 @@ def _drawn(ax):
         bounds = tuple(tuple(int(v) for v in part.split(":")) for part in gid[6:].split(","))
         drawn[bounds] = inside
     for _, dev, colour in stripes:
-        assert colour == pytest.approx(ah.device_color(dev))
+        assert colour == pytest.approx(device_color(dev))
     return drawn
 
 
@@ -149,7 +150,7 @@ def test_mesh_picture(mesh):
 
 
 def test_device_colours_are_distinct_for_the_first_twenty():
-    colours = {to_rgba(ah.device_color(i)) for i in range(20)}
+    colours = {to_rgba(device_color(i)) for i in range(20)}
     assert len(colours) == 20
 
 

@@ -6,6 +6,8 @@ import textwrap
 import pytest
 
 import aurora_helpers as ah
+from aurora_helpers.cluster.sources import SourceNotFound
+from aurora_helpers.perf.state_sizes import StateBytes
 
 
 def _define_in_a_cell(source: str, filename: str) -> dict:
@@ -91,7 +93,7 @@ def test_a_function_keeps_its_decorators_and_docstring():
 
 
 def test_a_class_defined_in_a_file_is_read_by_inspect():
-    code = ah.source_of(ah.StateBytes)
+    code = ah.source_of(StateBytes)
     assert code.startswith("@dataclass(frozen=True)\nclass StateBytes:")
 
 
@@ -103,7 +105,7 @@ def test_methods_generated_elsewhere_are_passed_over(cell):
 
 
 def test_a_class_without_methods_of_its_own_is_refused(cell):
-    with pytest.raises(ah.SourceNotFound, match=r"class Plain.*at least one method"):
+    with pytest.raises(SourceNotFound, match=r"class Plain.*at least one method"):
         ah.source_of(cell["Plain"])
 
 
@@ -120,23 +122,23 @@ def test_lambdas_closures_and_nested_definitions_are_refused():
 
         return Inner
 
-    with pytest.raises(ah.SourceNotFound, match="lambda"):
+    with pytest.raises(SourceNotFound, match="lambda"):
         ah.source_of(lambda x: x)
-    with pytest.raises(ah.SourceNotFound, match="lambda or is defined inside"):
+    with pytest.raises(SourceNotFound, match="lambda or is defined inside"):
         ah.source_of(closure)
-    with pytest.raises(ah.SourceNotFound, match="inside a function"):
+    with pytest.raises(SourceNotFound, match="inside a function"):
         ah.source_of(nested())
-    with pytest.raises(ah.SourceNotFound, match="functions and classes"):
+    with pytest.raises(SourceNotFound, match="functions and classes"):
         ah.source_of(len)
-    with pytest.raises(ah.SourceNotFound, match="functions and classes"):
+    with pytest.raises(SourceNotFound, match="functions and classes"):
         ah.source_of(3)
     with pytest.raises(ValueError, match="at least one"):
         ah.source_of()
-    assert issubclass(ah.SourceNotFound, TypeError)
+    assert issubclass(SourceNotFound, TypeError)
 
 
 def test_a_function_whose_text_is_gone_is_refused():
     namespace: dict = {}
     exec(compile("def lost(x):\n    return x\n", "/nowhere/lost.py", "exec"), namespace)
-    with pytest.raises(ah.SourceNotFound, match="not available"):
+    with pytest.raises(SourceNotFound, match="not available"):
         ah.source_of(namespace["lost"])

@@ -10,6 +10,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import aurora_helpers as ah
+from aurora_helpers.perf.state_sizes import bytes_per_device
 
 
 @pytest.fixture(scope="module")
@@ -19,15 +20,15 @@ def mesh():
 
 def test_a_replicated_array_counts_whole_on_every_device(mesh):
     x = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P()))
-    held = ah.bytes_per_device(x)
+    held = bytes_per_device(x)
     assert set(held) == set(mesh.devices.flat) and set(held.values()) == {8 * 4 * 4}
 
 
 def test_a_split_array_counts_its_shard_on_each_device(mesh):
     x = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P("data", "model")))
-    assert set(ah.bytes_per_device(x).values()) == {2 * 2 * 4}
+    assert set(bytes_per_device(x).values()) == {2 * 2 * 4}
     rows = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P("data")))
-    assert set(ah.bytes_per_device(rows).values()) == {2 * 4 * 4}  # 2 copies of each row block
+    assert set(bytes_per_device(rows).values()) == {2 * 4 * 4}  # 2 copies of each row block
 
 
 def test_leaves_add_up_per_device_and_non_arrays_are_skipped(mesh):
@@ -38,19 +39,19 @@ def test_leaves_add_up_per_device_and_non_arrays_are_skipped(mesh):
         "name": "adam",
         "nothing": None,
     }
-    held = ah.bytes_per_device(tree)
+    held = bytes_per_device(tree)
     assert set(held.values()) == {2 * 4 * 4 + 4 * 2}
 
 
 def test_a_single_device_array_lives_on_its_device():
     x = jax.device_put(jnp.arange(10, dtype=jnp.int32), jax.devices()[3])
-    assert ah.bytes_per_device(x) == {jax.devices()[3]: 40}
-    assert ah.bytes_per_device({}) == {}
+    assert bytes_per_device(x) == {jax.devices()[3]: 40}
+    assert bytes_per_device({}) == {}
 
 
 def test_a_numpy_leaf_is_an_error_that_names_it():
     with pytest.raises(TypeError, match=r"\['host'\].*NumPy.*device_put"):
-        ah.bytes_per_device({"host": np.ones(3)})
+        bytes_per_device({"host": np.ones(3)})
 
 
 def test_state_bytes_by_part_largest_smallest_and_table(mesh):

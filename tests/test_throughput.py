@@ -10,11 +10,16 @@ from matplotlib.figure import Figure
 
 import aurora_helpers as ah
 from aurora_course.bench import load_suite
-from aurora_helpers.throughput import caches
-from aurora_helpers.throughput.caches import CacheLevel
-from aurora_helpers.throughput.driver import default_sizes, run_suite
-from aurora_helpers.throughput.jax_suite import JaxSuite
-from aurora_helpers.throughput.ops import Op
+from aurora_helpers.perf.throughput import (
+    MachineThroughput,
+    Measurement,
+    caches,
+    compare_throughputs,
+)
+from aurora_helpers.perf.throughput.caches import CacheLevel
+from aurora_helpers.perf.throughput.driver import default_sizes, run_suite
+from aurora_helpers.perf.throughput.jax_suite import JaxSuite
+from aurora_helpers.perf.throughput.ops import Op
 
 
 def _same(expected):
@@ -120,8 +125,8 @@ def _bench(library, values, peak=None):
     units = {"matmul": 1e12}
     rows = []
     for (probe, dtype), value in values.items():
-        rows.append(ah.Measurement(probe, 1 << 20, dtype, 1.0, value * units.get(probe, 1e9), "m"))
-    return ah.MachineThroughput(library, "gpu", "NVIDIA H100 80GB HBM3", tuple(rows), peak)
+        rows.append(Measurement(probe, 1 << 20, dtype, 1.0, value * units.get(probe, 1e9), "m"))
+    return MachineThroughput(library, "gpu", "NVIDIA H100 80GB HBM3", tuple(rows), peak)
 
 
 def test_fraction_of_published_peak():
@@ -159,7 +164,7 @@ def test_side_by_side_table():
         timer=slower_timer,
         budget_s=0.001,
     )
-    table = ah.compare_throughputs(first, second)
+    table = compare_throughputs(first, second)
     assert table.ratio("copy") == pytest.approx(2.0)  # the first library is twice as fast
     assert table.ratio("matmul", "float32") == pytest.approx(1.25)
     assert table.ratio("matmul", "bfloat16") is None  # only one side measured it
@@ -171,7 +176,7 @@ def test_side_by_side_table():
     assert "jax 9" in text and "torch 9" in text and "jax / torch" in text
     assert "<table>" in table._repr_html_()
     with pytest.raises(TypeError):
-        ah.compare_throughputs(first, "torch")
+        compare_throughputs(first, "torch")
 
 
 def test_jax_on_this_cpu():
@@ -304,12 +309,12 @@ def test_cli_bench_text(fresh_python):
 
 def test_headline_is_largest_size_for_bandwidth_and_best_for_matmul():
     rows = (
-        ah.Measurement("copy", 1 << 16, "float32", 1.0, 50e9, "m"),  # from a cache: fast
-        ah.Measurement("copy", 1 << 24, "float32", 1.0, 20e9, "m"),
-        ah.Measurement("matmul", 256, "float32", 1.0, 2e12, "m"),
-        ah.Measurement("matmul", 512, "float32", 1.0, 1e12, "m"),
+        Measurement("copy", 1 << 16, "float32", 1.0, 50e9, "m"),  # from a cache: fast
+        Measurement("copy", 1 << 24, "float32", 1.0, 20e9, "m"),
+        Measurement("matmul", 256, "float32", 1.0, 2e12, "m"),
+        Measurement("matmul", 512, "float32", 1.0, 1e12, "m"),
     )
-    bench = ah.MachineThroughput("jax 0", "cpu", "cpu", rows, None)
+    bench = MachineThroughput("jax 0", "cpu", "cpu", rows, None)
     assert bench.best("copy").value == pytest.approx(50)
     assert bench.headline("copy").value == pytest.approx(20)
     assert bench.bandwidth_roof == pytest.approx(20e9)

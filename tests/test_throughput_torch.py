@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from aurora_course.bench import load_suite
-from aurora_helpers.throughput.driver import run_suite
-from aurora_helpers.throughput.ops import ComparisonUnavailable
+from aurora_helpers.perf.throughput.driver import run_suite
+from aurora_helpers.perf.throughput.ops import ComparisonUnavailable
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed; run `make test-torch`")
 

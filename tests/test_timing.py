@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import aurora_helpers as ah
+from aurora_helpers.perf.timing import BenchResult
 
 OVERHEAD_BUDGET_S = 20e-6
 
@@ -47,7 +48,7 @@ def test_format_seconds(seconds, text):
 
 
 def test_result_statistics():
-    r = ah.BenchResult("f", times=(1.0, 2.0, 3.0, 4.0, 100.0), first_call=10.0)
+    r = BenchResult("f", times=(1.0, 2.0, 3.0, 4.0, 100.0), first_call=10.0)
     assert r.count == 5 and r.median == 3.0 and r.min == 1.0 and r.max == 100.0
     assert r.spread == 2.0  # quartiles 2 and 4: the outlier does not move it
     assert r.relative_spread == pytest.approx(2 / 3)
@@ -55,7 +56,7 @@ def test_result_statistics():
     assert "median 3 s" in str(r) and "first call 10 s" in str(r) and "n=5" in str(r)
     assert "<table>" in r._repr_html_() and "first call" in r._repr_html_()
     assert r.to_dict()["median_s"] == 3.0
-    single = ah.BenchResult("g", times=(0.5,))
+    single = BenchResult("g", times=(0.5,))
     assert single.spread == 0.0 and single.compile_estimate is None
 
 

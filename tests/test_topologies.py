@@ -1,4 +1,4 @@
-"""The closed forms of aurora_helpers.topologies against a brute-force routing of every piece of
+"""The closed forms of aurora_helpers.compiled.topologies against a brute-force routing of every piece of
 data along the paths the module's docstring describes (no formula shared with the module)."""
 
 from collections import Counter
@@ -7,7 +7,12 @@ from fractions import Fraction
 import pytest
 
 import aurora_helpers as ah
-from aurora_helpers.topologies import busiest_link_bytes, hops, normalise_topology
+from aurora_helpers.compiled.topologies import (
+    Interconnect,
+    busiest_link_bytes,
+    hops,
+    normalise_topology,
+)
 
 SWITCH = "S"
 
@@ -118,5 +123,5 @@ def test_which_machine_has_which_topology():
     assert ah.INTERCONNECTS["tpu-v4p"].link_bandwidth == 4.5e10
     assert ah.INTERCONNECTS["tpu-v6e"].link_bandwidth == 9e10
     assert v5e.hop_latency == 1e-6 and ah.INTERCONNECTS["h100-nvlink"].hop_latency is None
-    never = ah.Interconnect("isolated", 1.0, None, "test", "never")
+    never = Interconnect("isolated", 1.0, None, "test", "never")
     assert never.topology(16) == "line"

@@ -10,9 +10,9 @@ How a submission is graded:
    course's other cells unchanged (the solution cell, new cells written under an untouched stub,
    what the learner added to a check cell), or the ``solution``-tagged cells in order when the
    learner removed the headings. Of those, the cells that bind a name no later one binds again
-   run (:func:`aurora_helpers.answer_cells.live_cells`: a trial cell binds none). Both notebooks
+   run (:func:`aurora_helpers.checks.answer_cells.live_cells`: a trial cell binds none). Both notebooks
    are read through :mod:`aurora_course.course_notebook`; outputs and check cells are ignored.
-3. The answer is screened statically (:mod:`aurora_helpers.answer_screen`) with the rules a
+3. The answer is screened statically (:mod:`aurora_helpers.checks.answer_screen`) with the rules a
    notebook's own ``ah.check`` applies in the learner's kernel: no patching or calling of the
    checking code, no reaching into the interpreter, no rebinding of names the course's cells use,
    no files. A rejected answer scores "wrong" with the reason, and the course's stub runs in its

@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from aurora_helpers.answer_cells import live_cells
-from aurora_helpers.answer_screen import CourseNames, Screening, course_names, screen_answer
+from aurora_helpers.checks.answer_cells import live_cells
+from aurora_helpers.checks.answer_screen import CourseNames, Screening, course_names, screen_answer
 
 from ..course_notebook import CourseNotebook, NotebookNode
 from ..student import stub_source
@@ -24,7 +24,7 @@ _SEAL_SETUP = (
 #: The cell index the final seal reports (after every course cell ran).
 FINAL = -1
 #: The first line of an answer the grader assembled: how ``ah.check`` in the kernel knows where
-#: the answer starts (:data:`aurora_helpers.answer_cells.ANSWER_CELL_STARTS`).
+#: the answer starts (:data:`aurora_helpers.checks.answer_cells.ANSWER_CELL_STARTS`).
 ANSWER_HEADER = "# Your answer, as `aurora grade` found it in the exercise's section.\n"
 
 

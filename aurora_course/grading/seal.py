@@ -42,8 +42,8 @@ SEAL_MIME = f"{MIME_PREFIX}grade-seal+json"
 WATCHED_MODULES = (
     "aurora_helpers",
     "aurora_helpers.contract",
-    "aurora_helpers.exercises",
-    "aurora_helpers.routes",
+    "aurora_helpers.checks.exercises",
+    "aurora_helpers.checks.routes",
 )
 
 Snapshot = dict[tuple[str, str], tuple[Any, ...]]
@@ -70,7 +70,7 @@ def _fingerprint(obj: Any) -> tuple[Any, ...]:
 def snapshot() -> Snapshot:
     """Fingerprints of every function and class in :data:`WATCHED_MODULES`, and of ``ah.check``."""
     import aurora_helpers
-    import aurora_helpers.exercises
+    import aurora_helpers.checks.exercises
 
     taken: Snapshot = {
         ("sys.modules", name): (id(module),)
@@ -86,7 +86,9 @@ def snapshot() -> Snapshot:
                 taken[(name, attr)] = _fingerprint(value)
     # ``ah.check`` must be the exercises module's check, and that one the original.
     taken[("aurora_helpers", "check")] = _fingerprint(aurora_helpers.check)
-    taken[("aurora_helpers.exercises", "check")] = _fingerprint(aurora_helpers.exercises.check)
+    taken[("aurora_helpers.checks.exercises", "check")] = _fingerprint(
+        aurora_helpers.checks.exercises.check
+    )
     return taken
 
 

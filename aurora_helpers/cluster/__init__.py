@@ -7,7 +7,12 @@ Modules with one job each, depending one way (``magic`` -> ``launcher`` -> ``pro
 - :mod:`.processes`: the worker processes: environment, program hand-over, certain clean-up;
 - :mod:`.outcomes`: what a run gives back (:class:`ClusterRun`) and its errors;
 - :mod:`.magic`: the ``%%cluster`` cell magic on top of the launcher;
-- :mod:`._worker`: one process of a cluster.
+- :mod:`._worker`: one process of a cluster;
+- :mod:`.launchers`: the real launchers' command lines and job scripts (``mpirun``, SLURM) for
+  the example programs in ``aurora_helpers/programs/`` (package data: scripts that clusters
+  and launchers run, not modules of the package).
+
+Imports only the core at the package's top, never another folder.
 
 Notebooks use the names through ``aurora_helpers`` (``ah.LocalCluster``, ``ah.load_cluster_magic``).
 """

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .hlo_schedule import parse_schedule
+from ..compiled.hlo_schedule import parse_schedule
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -248,7 +248,7 @@ def draw_trace(
     Raises:
         ValueError: none of the events is an operation on a device.
     """
-    from ._figures import new_figure
+    from .._figures import new_figure
 
     ops = [e for e in events if e.hlo_op is not None and e.device is not None]
     if not ops:

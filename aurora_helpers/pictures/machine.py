@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jax
 
-from ._checks import positive_int
-from ._device_queries import memories as addressable_memories
-from ._device_queries import memory_limit
-from ._display import format_bytes
-from ._figures import new_figure
+from .._checks import positive_int
+from .._device_queries import memories as addressable_memories
+from .._device_queries import memory_limit
+from .._display import format_bytes
+from .._figures import new_figure
 
 if TYPE_CHECKING:  # matplotlib is imported lazily: it is slow and only pictures need it
     from matplotlib.figure import Figure

@@ -24,7 +24,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from ._display import format_bytes, html_table, text_table
+from .._display import format_bytes, html_table, text_table
 
 
 def bytes_per_device(tree: Any) -> dict[jax.Device, int]:

@@ -13,7 +13,7 @@ tables use (it is NCCL's "bus bytes" convention)::
 
 ``link_bytes``, what the busiest link carries in one direction, which is what the bandwidth
 term of the time depends on. It depends on the wiring (``topology``, see
-:mod:`aurora_helpers.topologies`): on a ``"switch"`` (the default, and the course's model before
+:mod:`aurora_helpers.compiled.topologies`): on a ``"switch"`` (the default, and the course's model before
 topologies) it equals ``sent``; on a ``"ring"``, ``"bidirectional-ring"`` (a torus axis) or
 ``"line"`` data is forwarded through devices in between, and an all-to-all's link load is no
 longer its payload (the scaling book: AllToAll takes a quarter of an AllGather's time on a
@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from ._display import html_table, text_table
+from .._display import html_table, text_table
 from .collectives import COLLECTIVE_KINDS, CollectiveCounts, CollectiveOp, count_collectives
 from .topologies import busiest_link_bytes, hops, normalise_topology
 
@@ -138,7 +138,7 @@ def collective_cost(
         topology: ``"switch"`` (default: the course's original model, a full-bisection switch
             such as NVSwitch), ``"ring"`` (one direction), ``"bidirectional-ring"`` or
             ``"torus"`` (a torus axis with its wraparound link, the scaling book's model),
-            ``"line"`` (both directions, no wraparound). See :mod:`aurora_helpers.topologies`
+            ``"line"`` (both directions, no wraparound). See :mod:`aurora_helpers.compiled.topologies`
             for which machine has which. It changes ``link_bytes`` and ``steps``, never
             ``sent``.
 
@@ -163,7 +163,7 @@ def collective_cost(
     return CollectiveCost(name, nbytes, devices, sent, steps, wiring, link)
 
 
-def op_cost(op: CollectiveOp, *, topology: str = "switch") -> CollectiveCost:
+def _op_cost(op: CollectiveOp, *, topology: str = "switch") -> CollectiveCost:
     """The cost of one compiled collective, from its result size and device groups.
 
     Args:
@@ -275,7 +275,7 @@ def compiled_traffic(
     costs: list[CollectiveCost] = []
     for op in counts.ops:
         times = op.known_executions() if per_execution else 1
-        costs.extend([op_cost(op, topology=topology)] * times)
+        costs.extend([_op_cost(op, topology=topology)] * times)
     return Traffic(tuple(costs))
 
 

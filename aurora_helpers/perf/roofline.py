@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._checks import positive_int
-from ._display import html_table, text_table
-from ._figures import new_figure
+from .._checks import positive_int
+from .._display import html_table, text_table
+from .._figures import new_figure
 from .throughput.driver import measure_machine
 from .throughput.results import MachineThroughput
 from .timing import benchmark

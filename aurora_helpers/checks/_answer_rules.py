@@ -1,4 +1,4 @@
-"""The tables behind :mod:`aurora_helpers.answer_screen`: which imports, built-ins, attributes and
+"""The tables behind :mod:`aurora_helpers.checks.answer_screen`: which imports, built-ins, attributes and
 module members an answer cell may use. Kept apart so that the rules read as data, and so that
 changing one is a one-line diff that the screen's tests then cover."""
 

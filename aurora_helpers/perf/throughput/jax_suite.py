@@ -8,8 +8,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._device_queries import memory_kinds
-from ..single_device import single_device_sharding
+from ..._device_queries import memory_kinds
+from ...single_device import single_device_sharding
 from .ops import Op, host_data, matmul_error, pointer_of, same_values
 
 

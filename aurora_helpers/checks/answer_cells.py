@@ -1,5 +1,5 @@
 """The learner's answer cells as the running kernel saw them, so that ``ah.check`` screens them with
-the rules ``aurora grade`` applies (:mod:`aurora_helpers.answer_screen`) and the notebook and the
+the rules ``aurora grade`` applies (:mod:`aurora_helpers.checks.answer_screen`) and the notebook and the
 grader never disagree about an answer.
 
 The kernel knows no cell tags, only the code it ran, in order (IPython's input history). An

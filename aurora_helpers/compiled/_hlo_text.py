@@ -1,6 +1,6 @@
 """Reading compiled HLO text: collective instructions, their device groups, loop trip counts.
 
-The parsing half of :mod:`aurora_helpers.collectives` (which turns what is read here into
+The parsing half of :mod:`aurora_helpers.compiled.collectives` (which turns what is read here into
 counts): the regular expressions for the forms XLA prints across the supported releases
 (explicit, compact iota and mesh-axis replica groups; permute pairs; ``known_trip_count`` on
 loops), result-type sizes, and which computation calls which, how often.

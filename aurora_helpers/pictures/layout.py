@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from numbers import Real
 from typing import TYPE_CHECKING
 
-from ._figures import new_figure
+from .._figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

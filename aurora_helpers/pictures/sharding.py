@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import jax
 
-from ._checks import positive_int
-from ._figures import new_figure
+from .._checks import positive_int
+from .._figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

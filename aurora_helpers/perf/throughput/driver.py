@@ -16,7 +16,7 @@ from typing import Any
 
 import jax
 
-from .._display import format_bytes
+from ..._display import format_bytes
 from ..peaks import peak_for
 from ..timing import benchmark
 from .caches import CacheLevel, level_of, memory_size, read_caches

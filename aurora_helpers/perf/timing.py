@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import jax
 import numpy as np
 
-from ._checks import positive_float, positive_int
-from ._display import html_table, text_table
-from ._figures import new_figure
+from .._checks import positive_float, positive_int
+from .._display import html_table, text_table
+from .._figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

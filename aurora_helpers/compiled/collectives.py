@@ -33,7 +33,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from ._display import RawHTML, html_table
+from .._display import RawHTML, html_table
 from ._hlo_text import (
     _NUM_PARTITIONS,
     _NUM_REPLICAS,

@@ -11,7 +11,7 @@ One job per module, depending one way (``driver`` -> suites -> ``ops``; ``driver
 - :mod:`.caches`: the CPU's cache sizes, which size the sweeps and label their results;
 - :mod:`.driver`: checks, times and sweeps a suite; :func:`measure_machine` for JAX.
 
-Used by notebook 05 (``ah.measure_machine``), the roofline helpers and ``aurora bench``.
+Used by notebook 05 (``ah.measure_machine``), :mod:`..roofline` and ``aurora bench``.
 """
 
 from __future__ import annotations

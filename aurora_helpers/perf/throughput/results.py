@@ -21,8 +21,8 @@ import html
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._display import format_bytes, html_table, text_table
-from .._figures import new_figure
+from ..._display import format_bytes, html_table, text_table
+from ..._figures import new_figure
 from ..peaks import Peak
 from ..timing import format_seconds
 

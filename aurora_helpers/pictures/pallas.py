@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._figures import new_figure
+from .._figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

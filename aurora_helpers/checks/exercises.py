@@ -27,7 +27,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .contract import CheckRecord, Status, checks_raise, log_check
+from ..contract import CheckRecord, Status, checks_raise, log_check
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
@@ -301,7 +301,7 @@ def check(
             out when ``cases`` holds every input to try.
         cases: more inputs for a function answer, each with its own expected value (sizes and
             edge cases the learner does not see); each mismatch names the case.
-        route: requirements on how a function answer computes (see :mod:`aurora_helpers.routes`),
+        route: requirements on how a function answer computes (see :mod:`aurora_helpers.checks.routes`),
             run with the first call's arguments: the lesson's collective is in the program, the
             function compiled once, ... A right value by the wrong route is still wrong.
         hint: a sentence added to a "wrong" message, pointing to the idea the exercise needs.
@@ -314,7 +314,7 @@ def check(
         with every difference found (an exception the answer raised counts as wrong, and is named).
 
     Before anything runs, the answer's cells as this kernel ran them are screened with the rules
-    ``aurora grade`` applies (:mod:`aurora_helpers.answer_cells`): an answer that breaks one is
+    ``aurora grade`` applies (:mod:`aurora_helpers.checks.answer_cells`): an answer that breaks one is
     "wrong", with what to change, here as in the grader.
 
     Raises:

@@ -2,7 +2,7 @@
 
 ``aurora grade`` screens the answer cells of a submitted notebook with it, and a notebook's own
 ``ah.check`` screens the learner's answer cells in the kernel with it
-(:mod:`aurora_helpers.answer_cells`), so the two never disagree and the notebook says what to
+(:mod:`aurora_helpers.checks.answer_cells`), so the two never disagree and the notebook says what to
 change while the learner can still change it.
 
 An answer may hold what a learner writes while solving: functions, assignments, a trial

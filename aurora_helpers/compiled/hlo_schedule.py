@@ -7,7 +7,7 @@ questions that counting collectives cannot: *does this matmul need that collecti
 in flight?* (only where the backend splits a collective into an asynchronous ``-start`` and
 ``-done`` pair, as XLA's GPU and TPU backends do; XLA:CPU prints one synchronous instruction).
 
-    program = ah.entry_schedule(jax.jit(f), x, w)
+    program = ah.parse_schedule(jax.jit(f).lower(x, w).compile().as_text())
     gather, = program.of("all-gather")
     assert all(program.depends_on(dot, gather) for dot in program.of("dot"))
 
@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._hlo_text import _CALLED, computation_lines
-from .collectives import compiled_text
 
 _ASSIGN = re.compile(r"^\s*(?:ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*(?P<rest>.*)$")
 _OPERAND = re.compile(r"%(?P<name>[\w.\-]+)")
@@ -218,9 +217,3 @@ def parse_schedule(hlo_text: str) -> Schedule:
             computes |= opcodes_of(callee, frozenset({entry}))
         instructions.append(Instruction(name, opcode, operands, frozenset(computes), line))
     return Schedule(tuple(instructions), scheduled="is_scheduled=true" in hlo_text)
-
-
-def entry_schedule(f: Any, *args: Any, **kwargs: Any) -> Schedule:
-    """Compile ``f`` for ``args`` (as :func:`aurora_helpers.count_collectives` does: a function,
-    a jitted function, a ``Lowered``/``Compiled`` stage or the HLO text) and read its schedule."""
-    return parse_schedule(compiled_text(f, *args, **kwargs))

@@ -34,7 +34,7 @@ def _names(primitive: str) -> frozenset[str]:
 
 
 def _trace_counts(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    from .jaxpr_inspect import primitive_counts
+    from ..compiled.jaxpr_inspect import primitive_counts
 
     return primitive_counts(fn, *args, **kwargs)
 
@@ -103,7 +103,7 @@ def reduces_own_blocks(axis: str, *, why: str = "") -> RouteCheck:
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> list[str]:
-        from .jaxpr_inspect import reduced_operands
+        from ..compiled.jaxpr_inspect import reduced_operands
 
         try:
             reductions = [r for r in reduced_operands(fn, *args, **kwargs) if r.axis == axis]
@@ -134,7 +134,7 @@ def computes_per_device(*, why: str = "") -> RouteCheck:
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> list[str]:
-        from .jaxpr_inspect import computed_outside
+        from ..compiled.jaxpr_inspect import computed_outside
 
         try:
             outside = computed_outside(fn, *args, **kwargs)
@@ -164,7 +164,7 @@ def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> Route
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> list[str]:
-        from .collectives import count_collectives
+        from ..compiled.collectives import count_collectives
 
         got = count_collectives(fn, *args, **kwargs).as_dict(nonzero=True)
         if got == want:
@@ -185,7 +185,7 @@ def compiles_once(calls: int = 3) -> RouteCheck:
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> list[str]:
-        from .compiles import count_compilations
+        from ..compiled.compiles import count_compilations
 
         jax.block_until_ready(fn(*args, **kwargs))  # whatever the first call compiles is allowed
         with count_compilations() as compiled:
@@ -211,31 +211,6 @@ def jitted() -> RouteCheck:
         if callable(getattr(fn, "lower", None)):
             return []
         return ["your function is not a jit-compiled function (it has no .lower)"]
-
-    return requirement
-
-
-def donates(*argnums: int) -> RouteCheck:
-    """After one call on fresh copies of the arguments, the inputs at ``argnums`` were donated."""
-    if not argnums:
-        raise ValueError("donates() needs the positions of the donated arguments, e.g. donates(0)")
-
-    def requirement(
-        fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> list[str]:
-        fresh = [
-            jax.device_put(jax.numpy.array(a, copy=True), a.sharding)
-            if isinstance(a, jax.Array)
-            else a
-            for a in args
-        ]
-        jax.block_until_ready(fn(*fresh, **kwargs))
-        kept = [
-            i for i in argnums if not (isinstance(fresh[i], jax.Array) and fresh[i].is_deleted())
-        ]
-        if not kept:
-            return []
-        return [f"argument(s) {kept} were not donated: their buffers still exist after the call"]
 
     return requirement
 
