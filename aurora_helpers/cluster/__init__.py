@@ -7,6 +7,8 @@ Modules with one job each, depending one way (``magic`` -> ``launcher`` -> ``pro
 - :mod:`.processes`: the worker processes: environment, program hand-over, certain clean-up;
 - :mod:`.outcomes`: what a run gives back (:class:`ClusterRun`) and its errors;
 - :mod:`.magic`: the ``%%cluster`` cell magic on top of the launcher;
+- :mod:`.sources`: :func:`source_of`, the text of notebook-defined functions and classes, for
+  programs sent to a cluster;
 - :mod:`._worker`: one process of a cluster;
 - :mod:`.launchers`: the real launchers' command lines and job scripts (``mpirun``, SLURM) for
   the example programs in ``aurora_helpers/programs/`` (package data: scripts that clusters
