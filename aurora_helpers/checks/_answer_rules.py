@@ -58,7 +58,8 @@ MUTATING_METHODS = frozenset(
 #: Public names of the helpers that do the checking; a solution has no use for them.
 CHECKING_NAMES = frozenset(
     {
-        "check", "exercises", "routes", "contract", "answer_screen", "answer_cells", "CheckResult",
+        "check", "checks", "exercises", "routes", "contract", "answer_screen", "answer_cells",
+        "_answer_rules", "expected_errors", "CheckResult",
         "ExerciseFailed", "NotSolvedYet", "Case", "differences", "assert_matches", "expect_error",
         "student",
     }
