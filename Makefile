@@ -30,8 +30,13 @@ SITE_BUILD ?= build/site-test
 LAB_ARGS ?=
 # The tests run in tiers (CONTRIBUTING): `make test-fast` (no notebook executed) first.
 PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
+# The simulated device counts of a target's notebook runs: ci/runs.txt's, the one table of runs
+# (scripts/runs devices TARGET: every count a step running that target uses). DEVICE_COUNTS="N ..."
+# on the command line picks others.
+DEVICE_COUNTS = $(shell scripts/runs devices $@)
 .PHONY: lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
 .PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
+.PHONY: test-full test-oldest-variants test-upstream env-oldest env-matrix
 
 help:
 	@echo "make run         set up, then execute every notebook into build/ (open build/index.html)"
@@ -42,8 +47,11 @@ help:
 	@echo "make test-notebooks  every notebook twice in one kernel at 8 devices, with its wrong"
 	@echo "                 answers and its student copy (CI runs it after make test)"
 	@echo "make test-unit   the unit tests alone"
-	@echo "make test-devices every notebook at the other device counts the course promises (1 3 5 6)"
-	@echo "make test-oldest the notebooks on the oldest supported JAX (ci/oldest.txt), on Python 3.11"
+	@echo "make test-devices every notebook at the other device counts the course promises (ci/runs.txt)"
+	@echo "make test-oldest the notebooks' student runs on the oldest supported JAX (ci/oldest.txt), Python 3.11"
+	@echo "make test-oldest-variants  the unit tests and the runs with wrong answers there (full tier)"
+	@echo "make test-full   what .ci/run (the landing gate) leaves out: the other device counts, every"
+	@echo "                 release, Colab, PyTorch, ... (ci/runs.txt; scripts/runs list shows the steps)"
 	@echo "make test-latest make test on the newest releases in the declared ranges (not the pins),"
 	@echo "                 listing how they differ from ci/tested.txt; then make pin moves the pins"
 	@echo "make pin-envs    write ci/tested-oldest.txt and ci/tested-jax-VERSION.txt from the older"
@@ -54,7 +62,8 @@ help:
 	@echo "make test-colab  the Colab install cell in simulated Colab CPU and GPU runtimes"
 	@echo "make test-launchers  notebook 08's programs under mpirun and a local SLURM (root; apt)"
 	@echo "make test-site   the course website (and make lab) in headless Chromium"
-	@echo "make test-grade  aurora grade on every notebook's solutions (each must score every exercise)"
+	@echo "make test-grade  aurora grade on every notebook's solutions (GRADE_ONLY=\"07 09\": on those)"
+	@echo "make test-upstream  make test-unit and test-notebooks on the newest JAX on PyPI (.venv-upstream)"
 	@echo "make lab         JupyterLab on notebooks/ (with solutions and instructor notes)"
 	@echo "make learn       JupyterLab on student/ (learners: the copies to work in)"
 	@echo "make present     JupyterLab on presenter copies (instructor notes removed) for teaching"
@@ -81,13 +90,13 @@ run: $(RUN_STAMP)
 	$(PY) -m aurora_course run --devices $(DEVICES) $(if $(ONLY),--only $(ONLY)) $(PARAMS)
 
 # One pytest for the fast unit tests and the notebook runs, so that its two workers share them
-# (the longest notebook first): every notebook once at 8 devices in a fresh kernel, each exercise
+# (the longest notebook first): every notebook once at DEVICE_COUNTS (8) in a fresh kernel, each exercise
 # solved, then stubbed as in the student copy. The unit tests that start fresh Pythons, kernels,
 # clusters or compilers (`slow`) are make test-slow's; running each notebook twice in one kernel
 # with its wrong answers (`variants`, about three times as long) is make test-notebooks'; CI runs
 # both after this. The runs at other device counts are make test-devices'.
 test: setup lint
-	AURORA_DEVICE_COUNTS=8 $(call PYTEST,$(PY)) -m "not variants and not slow" tests
+	AURORA_DEVICE_COUNTS="$(DEVICE_COUNTS)" $(call PYTEST,$(PY)) -m "not variants and not slow" tests
 
 test-slow: setup
 	$(call PYTEST,$(PY)) -m "slow and not notebooks" tests
@@ -98,13 +107,12 @@ test-fast: setup
 test-unit: setup
 	$(call PYTEST,$(PY)) -m "not notebooks" tests
 
-test-notebooks: setup
-	$(call PYTEST,$(PY)) -m variants tests
+test-notebooks: setup  # at one device count
+	AURORA_DEVICES=$(DEVICE_COUNTS) $(call PYTEST,$(PY)) -m variants tests
 
 # Every notebook once at each device count the course promises besides 8 (make test): 1, and
 # counts where meshes and splits do not come out even; each exercise solved, then stubbed (the
-# student copy). DEVICE_COUNTS="3" picks one.
-DEVICE_COUNTS ?= 1 3 5 6
+# student copy). The gate runs 1, the full tier the others (ci/runs.txt).
 test-devices: setup
 	AURORA_DEVICE_COUNTS="$(DEVICE_COUNTS)" $(call PYTEST,$(PY)) -m devices tests
 
@@ -112,12 +120,18 @@ test-devices: setup
 $(OLD_STAMP): pyproject.toml ci/oldest.txt $(wildcard ci/tested-oldest.txt)
 	@PYTHON_MINOR=$(OLDEST_PYTHON_MINOR) scripts/make-venv $(OLD_VENV) dev ci/oldest.txt $(wildcard ci/tested-oldest.txt)
 	@touch $@
+env-oldest: $(OLD_STAMP)
+OLD_CHECK = $(OLD_PY) -c "import jax, platform, sys; print('oldest supported JAX:', jax.__version__, 'on Python', platform.python_version()); assert sys.version_info[:2] == (3, $(OLDEST_PYTHON_MINOR))"
 
+# Every notebook once (solved, then stubbed) at DEVICE_COUNTS: the gate's run of the oldest JAX.
 test-oldest: $(OLD_STAMP)
-	$(OLD_PY) -c "import jax, platform, sys; print('oldest supported JAX:', jax.__version__, 'on Python', platform.python_version()); assert sys.version_info[:2] == (3, $(OLDEST_PYTHON_MINOR))"
-	# Every unit test, and every notebook at 8 devices twice in one kernel, with its wrong answers
-	# and its student copy (make test-notebooks' runs).
-	$(call PYTEST,$(OLD_PY)) -m "not devices" tests
+	$(OLD_CHECK)
+	AURORA_DEVICE_COUNTS="$(DEVICE_COUNTS)" $(call PYTEST,$(OLD_PY)) -m devices tests
+# Every unit test, and every notebook twice in one kernel with its wrong answers and its student
+# copy (make test-notebooks' runs, at one count): the full tier's.
+test-oldest-variants: $(OLD_STAMP)
+	$(OLD_CHECK)
+	AURORA_DEVICES=$(DEVICE_COUNTS) $(call PYTEST,$(OLD_PY)) -m "not devices" tests
 
 test-gpu:
 	scripts/test-gpu
@@ -135,6 +149,16 @@ test-latest:
 	@$(LATEST_VENV)/bin/python scripts/pin diff
 	$(MAKE) test VENV=$(LATEST_VENV)
 	@touch $(LATEST_VENV)/.aurora-green
+# make test-unit and make test-notebooks with the pins, but the newest JAX on PyPI, even past the
+# declared upper bound (in $(UPSTREAM_VENV), built anew): a break is seen here first (weekly).
+UPSTREAM_VENV ?= .venv-upstream
+test-upstream:
+	@rm -rf $(UPSTREAM_VENV)
+	@scripts/make-venv $(UPSTREAM_VENV) dev $(PINS)
+	@touch $(UPSTREAM_VENV)/.aurora-installed $(UPSTREAM_VENV)/.aurora-course
+	$(UPSTREAM_VENV)/bin/python -m pip install --quiet --upgrade --no-deps jax jaxlib
+	@$(UPSTREAM_VENV)/bin/python -c "import jax; print('newest JAX on PyPI:', jax.__version__)"
+	$(MAKE) test-unit test-notebooks VENV=$(UPSTREAM_VENV)
 pin:
 	@[ -f $(LATEST_VENV)/.aurora-green ] || { echo "make pin needs a green make test-latest first (it builds $(LATEST_VENV))" >&2; exit 1; }
 	$(LATEST_VENV)/bin/python scripts/pin write
@@ -145,10 +169,14 @@ pin-envs:
 	@for v in $$(sed 's/#.*//' ci/matrix.txt); do \
 	  [ ! -x .venv-jax-$$v/bin/python ] || .venv-jax-$$v/bin/python scripts/pin freeze ci/tested-jax-$$v.txt; done
 
-# aurora grade on every course notebook: its solutions must score every exercise.
+# aurora grade on every course notebook (GRADE_ONLY="07 09": on those; notebook 00 and its student
+# copy always): its solutions must score every exercise.
 .PHONY: test-grade
+GRADE_ONLY ?=
+empty :=
+GRADE_K = $(if $(strip $(GRADE_ONLY)),and ($(subst $(empty) $(empty), or ,$(patsubst %,%_,$(strip $(GRADE_ONLY))))))
 test-grade: setup
-	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k "every_course_notebook or real_notebook"
+	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k "real_notebook or (every_course_notebook $(GRADE_K))"
 
 # The PyTorch side of `aurora bench --compare torch`, in its own environment: PyTorch's CPU build
 # on Python 3.11 (TORCH_PYTHON), with the versions pinned in ci/torch.txt.
@@ -161,17 +189,30 @@ test-torch:
 	AURORA_STRICT=1 $(TORCH_VENV)/bin/python -m pytest -q -p no:randomly -m torch tests
 # One cached venv per release (.venv-jax-VERSION); table in build/matrix/summary.md.
 test-matrix:
-	JOBS=$(JOBS) scripts/test-matrix $(MATRIX)
+	JOBS=$(JOBS) DEVICE_COUNTS="$(DEVICE_COUNTS)" scripts/test-matrix $(MATRIX)
+env-matrix:
+	scripts/test-matrix --prepare $(MATRIX)
 
 test-colab:
 	scripts/test-colab
+
+# The full tier: what .ci/run, the landing gate, leaves out (ci/runs.txt's full steps, in order).
+test-full:
+	scripts/runs full
 # Real launchers (Open MPI, SLURM + munge) on 127.0.0.1; installs them with apt where missing.
 test-launchers: setup
 	$(PY) scripts/test-launchers $(abspath $(PY))
+# SITE_REUSE=DIR: the site an earlier step built there, where it did (the gate's offline run keeps
+# its build: ci/runs.txt), instead of executing SITE_ONLY again.
+SITE_REUSE ?=
 test-site: setup
 	-@scripts/ensure-chromium
-	$(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD)
-	AURORA_SITE_BUILD=$(SITE_BUILD) $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
+	@if [ -n "$(SITE_REUSE)" ] && [ -f "$(SITE_REUSE)/site/index.html" ]; then \
+	  echo "test-site: the site built in $(SITE_REUSE)"; build="$(SITE_REUSE)"; \
+	else \
+	  $(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD) || exit 1; build="$(SITE_BUILD)"; \
+	fi; \
+	AURORA_SITE_BUILD=$$build $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
 # The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
 # installed as for test-site), from the notebooks.
@@ -228,8 +269,10 @@ install-offline:
 	AURORA_WHEELHOUSE=$(WHEELHOUSE) scripts/make-venv $(VENV) course
 	@touch $(RUN_STAMP)
 	@$(PY) -c "import jax, jupyterlab; print('installed offline: jax', jax.__version__, '| jupyterlab', jupyterlab.__version__)"
+# KEEP=DIR: keep the run's build folder there (make test-site SITE_REUSE=DIR reads it).
+KEEP ?=
 test-offline:
-	scripts/test-offline $(ONLY)
+	KEEP=$(KEEP) scripts/test-offline $(ONLY)
 # The table of docs/jupyterhub.md: peak memory of every notebook at 8 devices, measured.
 memory-report: $(RUN_STAMP)
 	$(PY) -m aurora_course run --devices 8 --no-html --no-progress --build build/memory --memory-report docs/jupyterhub.md

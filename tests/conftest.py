@@ -3,6 +3,8 @@ order in which pytest-xdist's workers take the tests (the longest notebook runs 
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
 import subprocess
 import sys
@@ -42,6 +44,19 @@ def run_python(
         check=False,
         cwd=cwd,
     )
+
+
+def load_script(name: str):
+    """scripts/NAME (a Python program without the .py suffix) imported as a module."""
+    loader = importlib.machinery.SourceFileLoader(
+        f"script_{name.replace('-', '_')}", str(ROOT / "scripts" / name)
+    )
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[loader.name] = module  # dataclasses look their module up there
+    loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-
-from .conftest import ROOT
+from .conftest import load_script
 
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest">
@@ -18,20 +15,10 @@ JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def _script():
-    loader = importlib.machinery.SourceFileLoader(
-        "test_matrix_script", str(ROOT / "scripts" / "test-matrix")
-    )
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 def test_the_table_names_each_notebook_and_the_cell_that_failed(tmp_path):
     junit = tmp_path / "jax.xml"
     junit.write_text(JUNIT)
-    script = _script()
+    script = load_script("test-matrix")
     results = script.notebook_results(junit)
     assert results == {"07_shard_map": "ok 12 s", "A1_custom_kernels": "FAIL cell 12"}
     table = script.summary_table({"0.9.2": results}, {"0.9.2": 15.5})

@@ -1,13 +1,13 @@
 """Every course notebook executed, as few times as the guarantees need (``tests/notebook_runs.py``).
 
 - ``test_student_run``: once, each exercise solved then stubbed, at every device count in
-  ``$AURORA_DEVICE_COUNTS`` (default 1; ``make test``: 8; ``make test-devices``: 1 3 5 6;
-  ``make test-matrix``: 8 on each release). Marked ``devices``.
+  ``$AURORA_DEVICE_COUNTS`` (default 1; ``make test``, ``make test-devices``, ``make test-oldest``
+  and ``make test-matrix``, on each release: the counts ``ci/runs.txt`` gives them). Marked ``devices``.
 - ``test_twice_with_variants`` (8 simulated devices): Restart & Run All, wrong answers rejected,
   solutions solved, then Run All again in the same kernel as the student copy (stubs "not solved
   yet", later cells without the answers); a fresh ``TMPDIR`` that must stay empty. Marked
-  ``variants``: about four times a plain run, so ``make test-notebooks`` (and CI, and ``make
-  test-oldest``) run it, not ``make test``.
+  ``variants``: about four times a plain run, so ``make test-notebooks`` (the gate) and ``make
+  test-oldest-variants`` (the full tier) run it, not ``make test``.
 
 All are marked ``notebooks`` (``make test-fast`` leaves them out). ``pytest -m notebooks -k
 07_shard_map tests`` runs one notebook's.

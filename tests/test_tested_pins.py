@@ -8,8 +8,6 @@ scripts that read them in step with the file's format.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import re
 import tomllib
 
@@ -19,21 +17,13 @@ from packaging.version import Version
 from aurora_helpers import _tested
 from aurora_helpers._jax_versions import check_jax_version
 
-from .conftest import ROOT
+from .conftest import ROOT, load_script
 from .test_jax_versions import _matrix_releases
 
 PINS_FILE = ROOT / "ci" / "tested.txt"
 
 
-def _load_pin_script():
-    loader = importlib.machinery.SourceFileLoader("pin_script", str(ROOT / "scripts" / "pin"))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-PIN = _load_pin_script()
+PIN = load_script("pin")
 
 
 def _pins() -> dict[str, str]:
