@@ -1,13 +1,17 @@
 """One model of a course notebook, which every tool reads: number, title, time line, cells and tags,
 exercises (heading, solution cells, check cells), quick-reference tables and instructor notes.
 
-The conventions it reads are CONTRIBUTING's notebook template; the patterns below are their only
-definition in the tools:
+The conventions it reads are CONTRIBUTING's notebook template; the patterns below (and, for the
+exercise, :mod:`aurora_helpers.checks.answer_cells`, which the notebooks' own checks read too) are their
+only definition in the tools:
 
 - the file: ``NN_name.ipynb``, ``NN`` two digits or a capital and a digit (``00``, ``10``, ``A1``);
 - the title cell: ``# NN · Title`` and ``**Time:** about N minutes (T teaching, E exercises).``;
 - an exercise: a markdown heading ``### Exercise NN.k: title``, a code cell tagged ``solution``
-  under it, and a code cell calling ``ah.check("NN.k", ...)`` with the label as a string literal.
+  in its section (before the next heading), and a code cell calling ``ah.check("NN.k", ...)``
+  with the label as a string literal. Its solution cells are the tagged cells of the answer
+  :func:`~aurora_helpers.checks.answer_cells.answer_cell_indexes` finds, the cells a student copy stubs
+  and the grader replaces.
   A label is the notebook's number, a dot and the exercise's number (``07.1``, ``A1.2``); checks
   with other labels (``"00.demo"``) are checks but not exercises;
 - cells tagged ``instructor`` (notes), ``quickref`` (a table that starts with ``**Quick reference:
@@ -19,40 +23,37 @@ and the tools (and ``tests/test_notebooks.py``) say what is wrong.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from aurora_helpers.checks.answer_cells import ANY_HEADING, answer_cell_indexes
+from aurora_helpers.checks.answer_cells import EXERCISE_HEADING as EXERCISE_HEADING
+from aurora_helpers.checks.answer_cells import LABEL as LABEL
+from aurora_helpers.checks.answer_cells import SOLUTION_TAG as SOLUTION_TAG
+from aurora_helpers.checks.answer_cells import check_labels as check_labels
+from aurora_helpers.checks.answer_cells import is_label as is_label
+from aurora_helpers.checks.answer_cells import parse_python as parse_python
+
 #: An nbformat notebook (or cell): a dict with attribute access. nbformat ships no type hints.
 NotebookNode: TypeAlias = Any
 
-SOLUTION_TAG = "solution"
 INSTRUCTOR_TAG = "instructor"
 QUICKREF_TAG = "quickref"
 PARAMETERS_TAG = "parameters"
 
 #: A course notebook's file name; ``number`` is what ``aurora run --only`` selects.
 NOTEBOOK_NAME = re.compile(r"^(?P<number>[0-9A-Z][0-9])_(?P<slug>[a-z0-9_]+)\.ipynb$")
-#: An exercise label: ``07.1``, ``A1.2``, ``10.3``.
-LABEL = re.compile(r"(?P<number>[0-9A-Z][0-9])\.(?P<exercise>[0-9]+)")
 #: The title cell's time line: total, teaching and exercise minutes.
 TIME_LINE = re.compile(
     r"\*\*Time:\*\*\s*about\s+(?P<total>\d+)\s+minutes\s*"
     r"\((?P<teaching>\d+)\s+teaching,\s*(?P<exercises>\d+)\s+exercises\)\."
 )
 _TITLE = re.compile(r"^#\s+(?:(?P<number>[0-9A-Z][0-9])\s*·\s*)?(?P<title>.+?)\s*$", re.M)
-#: Any heading that names an exercise, well-formed or not (``### Exercise 09.x`` is malformed).
-EXERCISE_HEADING = re.compile(
-    r"^#{1,6}\s*Exercise\s+(?P<label>[^\s:]+)\s*:?\s*(?P<title>.*?)\s*$", re.M
-)
 _FILE_NUMBER = re.compile(r"(?<![0-9A-Za-z])(?P<number>[0-9A-Z][0-9])_")
 _QUICKREF_HEAD = re.compile(r"^\s*\*\*Quick reference:\s*(?P<title>[^*]+?)\.?\*\*\s*", re.I)
-_ANY_HEADING = re.compile(r"^#{1,6}\s", re.M)
-#: How notebooks call the checks (``ah.check``); a bare ``check`` counts too.
-_CHECK_OWNERS = frozenset({"ah", "aurora_helpers"})
 
 
 def cell_tags(cell: NotebookNode) -> list[str]:
@@ -68,53 +69,6 @@ def is_solution(cell: NotebookNode) -> bool:
 def is_instructor(cell: NotebookNode) -> bool:
     """Whether an nbformat cell is tagged ``instructor``."""
     return INSTRUCTOR_TAG in cell_tags(cell)
-
-
-def parse_python(source: str) -> ast.Module | None:
-    """A cell's Python, IPython's magics and shell lines turned into calls; None if it is not Python.
-
-    A cell magic's body (``%%cluster``, ``%%time``) is read as the Python it usually is.
-    """
-    if source.lstrip().startswith("%%"):
-        source = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
-    try:
-        return ast.parse(source)
-    except SyntaxError:
-        pass
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        return ast.parse(TransformerManager().transform_cell(source))
-    except (ImportError, SyntaxError):
-        return None
-
-
-def check_labels(source: str) -> list[str]:
-    """The labels of the ``ah.check("label", ...)`` calls in a code cell, in order."""
-    tree = parse_python(source)
-    if tree is None:
-        return []
-    found: list[tuple[int, int, str]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        named = (isinstance(func, ast.Name) and func.id == "check") or (
-            isinstance(func, ast.Attribute)
-            and func.attr == "check"
-            and isinstance(func.value, ast.Name)
-            and func.value.id in _CHECK_OWNERS
-        )
-        first = node.args[0] if node.args else None
-        first = first or next((k.value for k in node.keywords if k.arg == "exercise"), None)
-        if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            found.append((node.lineno, node.col_offset, first.value))
-    return [label for _, _, label in sorted(found)]
-
-
-def is_label(text: str) -> bool:
-    """Whether ``text`` is an exercise label (``07.1``, ``A1.2``), not a demo (``00.demo``)."""
-    return LABEL.fullmatch(text) is not None
 
 
 def number_in_file_name(name: str) -> str | None:
@@ -281,47 +235,27 @@ def _exercise_headings(cell: Cell) -> Iterator[tuple[str, str]]:
 
 
 def _exercises(cells: tuple[Cell, ...], checks: dict[int, tuple[str, ...]]) -> tuple[Exercise, ...]:
-    """Exercises from their headings; each solution cell belongs to the heading above it, or,
-    without one, to the next check cell's label; labels that only checks name count too."""
+    """Exercises from their headings, then labels that only checks name; an exercise's solution
+    cells are the ``solution``-tagged cells of its answer, as the notebook's check and the grader
+    read it (:func:`aurora_helpers.checks.answer_cells.answer_cell_indexes`)."""
     titles: dict[str, str] = {}
     headings: dict[str, int] = {}
-    solutions: dict[str, list[int]] = {}
-    current: str | None = None
     for cell in cells:
         for label, title in _exercise_headings(cell):
-            current = label
             headings.setdefault(label, cell.index)
             titles.setdefault(label, title)
-        if cell.is_solution:
-            owner = current or _next_check_label(cells, cell.index, checks)
-            if owner is not None:
-                solutions.setdefault(owner, []).append(cell.index)
     order = list(headings)
-    for labels in [list(solutions), [x for i in sorted(checks) for x in checks[i]]]:
-        order += [label for label in labels if is_label(label) and label not in order]
+    order += [x for i in sorted(checks) for x in checks[i] if is_label(x) and x not in headings]
     return tuple(
         Exercise(
             label,
             titles.get(label, ""),
             headings.get(label),
-            tuple(solutions.get(label, [])),
+            tuple(i for i in answer_cell_indexes(cells, label) if cells[i].is_solution),
             tuple(i for i in sorted(checks) if label in checks[i]),
         )
-        for label in order
+        for label in dict.fromkeys(order)
     )
-
-
-def _next_check_label(
-    cells: tuple[Cell, ...], index: int, checks: dict[int, tuple[str, ...]]
-) -> str | None:
-    """The first exercise label checked after cell ``index``, before the next solution cell."""
-    for cell in cells[index + 1 :]:
-        if cell.is_solution:
-            return None
-        for label in checks.get(cell.index, ()):
-            if is_label(label):
-                return label
-    return None
 
 
 def _quickrefs(cells: tuple[Cell, ...]) -> Iterator[QuickrefTable]:
@@ -334,7 +268,7 @@ def _quickrefs(cells: tuple[Cell, ...]) -> Iterator[QuickrefTable]:
             if later.is_code:
                 check = later.index
                 break
-            if _ANY_HEADING.search(later.source):
+            if ANY_HEADING.search(later.source):
                 break
         yield QuickrefTable(
             cell=cell.index,

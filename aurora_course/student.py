@@ -1,10 +1,13 @@
 """Student copies of notebooks: every solution replaced by a stub that still runs.
 
-A solution cell is a code cell tagged ``solution``. It may hold imports (kept), function
-definitions (decorators dropped, since a decorator can be the answer; body replaced by
-``raise NotImplementedError``; the signature and the docstring stay) and assignments (value
-replaced by ``...``). Anything else is rejected, so that a stubbed cell always executes and the
-check after it can report "not solved yet". A student copy also loses every cell tagged
+A solution cell is a code cell tagged ``solution``
+(:data:`aurora_helpers.checks.answer_cells.SOLUTION_TAG`: where an exercise's answer starts, for the
+notebook's check and the grader alike; its stub's first line, ``# Your answer``, tells the kernel
+so where tags do not reach). It may hold imports (kept), function definitions (decorators dropped,
+since a decorator can be the answer; body replaced by ``raise NotImplementedError``; the signature
+and the docstring stay) and assignments (value replaced by ``...``). Anything else is rejected,
+so that a stubbed cell always executes and the check after it can report "not solved yet". A
+student copy also loses every cell tagged
 ``instructor``, every output, and the Colab form view of its stubs (``cellView`` and the
 ``# @title`` line, which are comments and so vanish with the solution), so learners see the stub.
 Nothing is ever written into the source notebooks' folder (:func:`check_output_folder`).
@@ -17,10 +20,13 @@ import copy
 from collections.abc import Iterable
 from pathlib import Path
 
+from aurora_helpers.checks.answer_cells import ANSWER_CELL_STARTS
+
 from .course_notebook import NotebookNode, is_instructor, is_solution
 
 STUB_MESSAGE = "your answer here"
-_HEADER = "# Your answer: replace the stubs below, then run the check cell.\n"
+#: A stub's first line: where the kernel sees an answer start (``ANSWER_CELL_STARTS``).
+_HEADER = f"{ANSWER_CELL_STARTS[-1]}: replace the stubs below, then run the check cell.\n"
 #: Words every stub holds, whatever the solution was.
 STUB_TEXT = f"{_HEADER} raise NotImplementedError({STUB_MESSAGE!r})"
 

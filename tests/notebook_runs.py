@@ -5,12 +5,12 @@ executor (:mod:`aurora_course.execute`). After each step the check log is read, 
 status is known per step. Two runs cover every guarantee about executing a notebook:
 
 - :func:`twice_with_variants` (at 8 devices): "Restart & Run All", then "Run All" again in the
-  same kernel. Pass 1 is the notebook as written, with each exercise's wrong answers
-  (``tests/wrong_answers.py``) put in place of its solution and checked just before its check
-  cell: each must be "wrong" (then the solution is restored and must be "solved"). Pass 2 runs
-  every cell again as the student copy would: after each exercise is solved, its stub (what
-  ``aurora student`` writes) is checked, must be "not solved yet", and stays in place, so later
-  cells run without the answer.
+  same kernel. Pass 1 is the notebook as written, with each exercise's wrong answers (from the
+  notebook's module in ``tests/notebooks/``) put in place of its solution and checked just before
+  its check cell: each must be "wrong" (then the solution is restored and must be "solved").
+  Pass 2 runs every cell again as the student copy would: after each exercise is solved, its
+  stub (what ``aurora student`` writes) is checked, must be "not solved yet", and stays in place,
+  so later cells run without the answer.
 - :func:`student_run` (at 8 devices in ``make test``; 1, 3, 5, 6 in ``make test-devices``): once,
   in a fresh kernel, each exercise solved and then stubbed as in pass 2: the student copy top to
   bottom, and every solution checked, at that device count.

@@ -1,4 +1,6 @@
-"""``ah.check`` screens the learner's answer as the kernel ran it, with ``aurora grade``'s rules.
+"""``ah.check`` screens the learner's answer as the kernel ran it, with ``aurora grade``'s rules,
+and the kernel, the grader and the course's tools find that answer by one definition
+(``answer_cell_indexes``).
 
 These tests read kernel histories (cell sources in the order they ran) without a kernel; the
 notebook runs in ``tests/test_grading.py`` show the same screen in a real kernel, agreeing with
@@ -12,9 +14,11 @@ import pytest
 from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 from aurora_course.grading import assemble
-from aurora_course.student import stub_source
+from aurora_course.student import make_student_notebook, stub_source
 from aurora_helpers.checks.answer_cells import (
     ANSWER_CELL_STARTS,
+    CodeCell,
+    answer_cell_indexes,
     answer_problems,
     find_answer,
     live_cells,
@@ -141,3 +145,44 @@ def test_no_course_solution_binds_a_name_the_course_binds_elsewhere(path):
     bound = set(assemble.names_of(course).bound)
     for exercise in course.exercises:
         assert not assemble.own_names(course, exercise.label) & bound, exercise.label
+
+
+def _cell(source: str, kind: str = "code", *tags: str) -> CodeCell:
+    return CodeCell(source, kind, tags)
+
+
+def test_one_definition_reads_a_notebook_file_and_a_kernels_history_alike():
+    """The answer is the exercise's section in a file (to the next heading), and from the answer
+    cell to the check where no heading is known: in a kernel's history, or a file without it."""
+    file = [
+        _cell("# 06 · Sharding", "markdown"),
+        _cell(SETUP),
+        _cell(TEACHING),
+        _cell("### Exercise 06.1: strips", "markdown"),
+        _cell(STUB, "code", "solution"),
+        _cell(ANSWER),
+        _cell(CHECK),
+        _cell("print(column_strips(mesh))"),
+        _cell("## Next", "markdown"),
+        _cell("x = 1"),
+    ]
+    assert answer_cell_indexes(file, "06.1") == [4, 5, 6, 7]
+    history = [c for c in file[:7] if c.kind == "code"]
+    assert answer_cell_indexes(history, "06.1") == [2, 3, 4]
+    no_heading = [c if c.kind == "code" else _cell("Notes.", "markdown") for c in file]
+    assert answer_cell_indexes(no_heading, "06.1") == [4, 5, 6]
+    assert answer_cell_indexes(file, "06.2") == answer_cell_indexes(file, "00.demo") == []
+
+
+@pytest.mark.parametrize("path", find_notebooks(NOTEBOOKS), ids=lambda p: p.stem)
+def test_the_kernel_the_grader_and_the_student_copy_take_the_same_answer_cell(path):
+    """Run top to bottom, a student copy's kernel finds each exercise's answer in the stub that
+    the course model calls its solution cell (the cell the grader replaces)."""
+    student = CourseNotebook.from_nb(make_student_notebook(CourseNotebook.read(path).nb), path.stem)
+    for exercise in student.exercises:
+        check = exercise.checks[0]
+        history = [c.source for c in student.cells[: check + 1] if c.is_code]
+        found = find_answer(history, exercise.label)
+        stubs = [student.cells[i].source for i in exercise.solutions]
+        assert found is not None and found.cells == stubs, exercise.label
+        assert set(exercise.solutions) <= set(answer_cell_indexes(student.cells, exercise.label))

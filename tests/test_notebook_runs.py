@@ -32,7 +32,7 @@ from .notebook_runs import (
     twice_with_variants,
     with_wrong_answers,
 )
-from .wrong_answers import WRONG_ANSWERS
+from .notebooks import WRONG_ANSWERS
 
 PATHS = find_notebooks(NOTEBOOKS)
 DEVICE_COUNTS = os.environ.get("AURORA_DEVICE_COUNTS", "1").split()

@@ -1,5 +1,6 @@
-"""The table of wrong answers covers every exercise of the course (the notebook runs check them:
-``tests/test_notebook_runs.py`` requires each one's check to report "wrong")."""
+"""The wrong answers (``tests/notebooks/``, one module per notebook) cover every exercise of the
+course (the notebook runs check them: ``tests/test_notebook_runs.py`` requires each one's check to
+report "wrong"), and each notebook's module lists that notebook's exercises and no other's."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 
 from .conftest import NOTEBOOKS
-from .wrong_answer_classes import CLASSES, COVERAGE, NOT_APPLICABLE
-from .wrong_answers import WRONG_ANSWERS
+from .notebooks import BY_NOTEBOOK, CLASSES, COVERAGE, NOT_APPLICABLE, PREFIX, WRONG_ANSWERS
 
 MODELS = [CourseNotebook.read(p) for p in find_notebooks(NOTEBOOKS)]
 
@@ -17,10 +17,27 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     everywhere = {label for model in MODELS for label in model.labels}
     too_few = sorted(label for label in everywhere if len(WRONG_ANSWERS.get(label, {})) < 2)
     assert not too_few, (
-        f"exercises with fewer than two wrong answers in wrong_answers.py: {too_few}"
+        f"exercises with fewer than two wrong answers in tests/notebooks/: {too_few}"
     )
     unknown = sorted(set(WRONG_ANSWERS) - everywhere)
-    assert not unknown, f"wrong_answers.py lists exercises no notebook checks: {unknown}"
+    assert not unknown, (
+        f"tests/notebooks/ lists wrong answers of exercises no notebook checks: {unknown}"
+    )
+
+
+def test_every_notebook_has_its_module_with_its_own_exercises():
+    """One module per notebook, named after it, so an exercise's answers are found beside it (and
+    a label copied into another notebook's module is caught, not merged silently)."""
+    names = {m.name for m in MODELS}
+    assert sorted(names - set(BY_NOTEBOOK)) == [], f"add tests/notebooks/{PREFIX}<stem>.py"
+    assert sorted(set(BY_NOTEBOOK) - names) == [], "modules in tests/notebooks/ of no notebook"
+    for model in MODELS:
+        module = BY_NOTEBOOK[model.name]
+        for table in ("WRONG_ANSWERS", "COVERAGE"):
+            others = sorted(set(getattr(module, table)) - set(model.labels))
+            assert not others, (
+                f"{module.__name__}.{table} lists other notebooks' exercises: {others}"
+            )
 
 
 def test_every_notebook_has_three_exercises():
@@ -35,14 +52,14 @@ def test_every_wrong_answer_is_python():
 
 
 def test_every_exercise_names_a_wrong_answer_of_every_kind():
-    """Each of the seven kinds of lazy answer (wrong_answer_classes.CLASSES) has, for every
+    """Each of the seven kinds of lazy answer (tests.notebooks.CLASSES) has, for every
     exercise, a wrong answer of that kind in the table, or a stated reason it cannot occur."""
     everywhere = sorted({label for model in MODELS for label in model.labels})
     problems = []
     for label in everywhere:
         kinds = COVERAGE.get(label)
         if kinds is None:
-            problems.append(f"{label}: not in wrong_answer_classes.COVERAGE")
+            problems.append(f"{label}: no COVERAGE in its notebook's module")
             continue
         missing = [kind for kind in CLASSES if kind not in kinds]
         unknown = [kind for kind in kinds if kind not in CLASSES]

@@ -5,11 +5,12 @@ How a submission is graded:
 1. The file is read (never written). Not JSON, not a notebook, or not one of the course's notebooks
    (no ``### Exercise NN.k`` heading and no ``NN_`` file name matching a course notebook): one row
    saying so, and the class goes on.
-2. An exercise's answer is the learner's code in its section (:mod:`.submission`): every code
-   cell from the ``### Exercise NN.k`` heading to the next heading that is not one of the
-   course's other cells unchanged (the solution cell, new cells written under an untouched stub,
-   what the learner added to a check cell), or the ``solution``-tagged cells in order when the
-   learner removed the headings. Of those, the cells that bind a name no later one binds again
+2. An exercise's answer is the learner's code in its section (:mod:`.submission`), as the
+   notebook's own check reads it (:func:`aurora_helpers.checks.answer_cells.answer_cell_indexes`):
+   every code cell from the ``### Exercise NN.k`` heading to the next heading (without the
+   heading, from the answer cell to the check cell) that is not one of the course's other cells
+   unchanged (the solution cell, new cells written under an untouched stub, what the learner
+   added to a check cell). Of those, the cells that bind a name no later one binds again
    run (:func:`aurora_helpers.checks.answer_cells.live_cells`: a trial cell binds none). Both notebooks
    are read through :mod:`aurora_course.course_notebook`; outputs and check cells are ignored.
 3. The answer is screened statically (:mod:`aurora_helpers.checks.answer_screen`) with the rules a

@@ -1,5 +1,7 @@
 """The submission's side of ``aurora grade``: find the files, read them (never write), tell which
-course notebook each one is, and take the learner's answer cells by exercise."""
+course notebook each one is, and take the learner's answer cells by exercise (the cells
+:func:`aurora_helpers.checks.answer_cells.answer_cell_indexes` says are the answer, as the notebook's own
+check reads them)."""
 
 from __future__ import annotations
 
@@ -10,17 +12,15 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from aurora_helpers.checks.answer_cells import answer_cell_indexes
+
 from ..course_notebook import (
-    EXERCISE_HEADING,
     LABEL,
     CourseNotebook,
     NotebookNode,
     number_in_file_name,
     parse_python,
 )
-
-#: A markdown heading of any level: the end of an exercise's section.
-_HEADING = re.compile(r"^#{1,6}\s", re.M)
 
 
 def find_submissions(paths: Iterable[Path]) -> list[tuple[Path, str]]:
@@ -130,29 +130,13 @@ def _added_to_check_cell(source: str, course_checks: set[str]) -> str:
     return "\n".join(kept)
 
 
-def _sections(submission: CourseNotebook, labels: set[str]) -> dict[str, list[int]]:
-    """The code cells of each exercise's section: from its ``### Exercise NN.k`` heading to the
-    next heading of any level."""
-    found: dict[str, list[int]] = {}
-    current: str | None = None
-    for cell in submission.cells:
-        if cell.is_markdown:
-            headed = [m.group("label") for m in EXERCISE_HEADING.finditer(cell.source)]
-            if headed:
-                current = headed[-1] if headed[-1] in labels else None
-            elif _HEADING.search(cell.source):
-                current = None
-        elif cell.is_code and current is not None:
-            found.setdefault(current, []).append(cell.index)
-    return found
-
-
 def learner_cells(submission: CourseNotebook, course: CourseNotebook) -> dict[str, list[str]]:
-    """The learner's code by exercise label: every code cell of the exercise's section that is
-    not one of the course's other cells unchanged (the solution cell, new cells written under the
-    stub, trial cells, and what the learner added to a check cell), in order. When no heading
-    names an exercise of the course, the ``solution``-tagged cells in order."""
-    slots = {e.label: len(e.solutions) for e in course.exercises if e.solutions}
+    """The learner's code by exercise label: every cell of the exercise's answer
+    (:func:`~aurora_helpers.checks.answer_cells.answer_cell_indexes`: its heading's section, or without
+    the heading from the answer cell to the check) that is not one of the course's other cells
+    unchanged (the solution cell, new cells written under the stub, trial cells, and what the
+    learner added to a check cell), in order."""
+    labels = [e.label for e in course.exercises if e.solutions]
     course_code = {_normal(c.source) for c in course.cells if c.is_code and not c.is_solution}
     course_checks = {
         ast.dump(node)
@@ -161,10 +145,9 @@ def learner_cells(submission: CourseNotebook, course: CourseNotebook) -> dict[st
         if tree is not None
         for node in tree.body
     }
-    sections = _sections(submission, set(slots))
     by_label: dict[str, list[str]] = {}
-    for label, indices in sections.items():
-        for index in indices:
+    for label in labels:
+        for index in answer_cell_indexes(submission.cells, label):
             cell = submission.cells[index]
             if _normal(cell.source) in course_code or not cell.source.strip():
                 continue
@@ -173,9 +156,4 @@ def learner_cells(submission: CourseNotebook, course: CourseNotebook) -> dict[st
                 source = _added_to_check_cell(source, course_checks)
             if source.strip():
                 by_label.setdefault(label, []).append(source)
-    if sections:
-        return by_label
-    order = [label for label, count in slots.items() for _ in range(count)]
-    for label, cell in zip(order, submission.solutions, strict=False):
-        by_label.setdefault(label, []).append(cell.source)
     return by_label

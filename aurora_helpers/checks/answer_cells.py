@@ -1,18 +1,22 @@
-"""The learner's answer cells as the running kernel saw them, so that ``ah.check`` screens them with
-the rules ``aurora grade`` applies (:mod:`aurora_helpers.checks.answer_screen`) and the notebook and the
-grader never disagree about an answer.
+"""What "the learner's answer" to an exercise is: one definition, which ``ah.check`` (screening the
+answer as the kernel ran it), ``aurora grade`` (taking the answer out of a handed-in file) and the
+course's own tools (which cells of a course notebook are an exercise's solution, and so what a
+student copy stubs) all read through :func:`answer_cell_indexes`, so that they never disagree
+about which cells are the answer. It lives here, not in ``aurora_course``, because the notebooks
+may import only ``aurora_helpers``.
 
-The kernel knows no cell tags, only the code it ran, in order (IPython's input history). An
-exercise's answer there is what ran since its answer cell: the last cell before the check that
-starts like one (``# @title Solution`` in the course's notebooks, ``# Your answer`` in student
-copies and in what ``aurora grade`` runs), the cells run after it (new cells written under the
-stub), and in the check cell itself any statement that binds the answer's names. As in
-``aurora grade``, only cells that bind a name count, and a cell whose names a later one binds
-again is superseded. Without such a start (the learner deleted the first line) nothing is
-screened here; ``aurora grade`` still screens the file.
+An exercise ``NN.k`` is a markdown heading ``### Exercise NN.k: title``, a code cell tagged
+``solution`` under it (its first line ``# @title Solution`` in the course, ``# Your answer`` in a
+student copy and in what ``aurora grade`` runs), and a code cell calling ``ah.check("NN.k", ...)``.
+The answer is every code cell of the exercise's section: from its heading to the next heading of
+any level. Where no heading is known (a kernel's history holds code only; a learner may delete a
+heading) the section runs from the last cell that starts an answer to the exercise's check cell,
+within what ran since another exercise was checked; if no cell starts one (the learner replaced
+its first line), from the last cell that binds a name the check reads.
 
-Everything here is a guess about history that must never break a check: any failure means "no
-answer cells found".
+Each reader then takes what it needs from those cells: the course's tools the ``solution``-tagged
+ones; the grader those that are not the course's own cells unchanged; the kernel (below) the
+cells that bind names, a cell whose names a later one binds again being superseded.
 """
 
 from __future__ import annotations
@@ -20,17 +24,169 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .answer_screen import CourseNames, Screening, bindings, imported_packages, screen_answer
 
 #: How the first line of an answer cell starts: the course's solution cells (Colab's form title),
 #: student copies' stubs and the cells ``aurora grade`` assembles.
 ANSWER_CELL_STARTS = ("# @title Solution", "# Your answer")
-#: An exercise label (``06.1``, ``A1.2``); checks with other labels (``00.demo``) are not screened.
-_LABEL = re.compile(r"[0-9A-Z][0-9]\.[0-9]+")
+#: The tag of a course notebook's solution cells (what a student copy stubs).
+SOLUTION_TAG = "solution"
+#: An exercise label: ``07.1``, ``A1.2``, ``10.3``; checks with other labels (``00.demo``) are
+#: checks but not exercises.
+LABEL = re.compile(r"(?P<number>[0-9A-Z][0-9])\.(?P<exercise>[0-9]+)")
+#: Any heading that names an exercise, well-formed or not (``### Exercise 09.x`` is malformed).
+EXERCISE_HEADING = re.compile(
+    r"^#{1,6}\s*Exercise\s+(?P<label>[^\s:]+)\s*:?\s*(?P<title>.*?)\s*$", re.M
+)
+#: A markdown heading of any level: the end of an exercise's section.
+ANY_HEADING = re.compile(r"^#{1,6}\s", re.M)
+#: How notebooks call the checks (``ah.check``); a bare ``check`` counts too.
 _CHECK_OWNERS = frozenset({"ah", "aurora_helpers"})
+
+
+class SourceCell(Protocol):
+    """What the definition reads of a cell: a notebook file's cell, or a kernel's history entry."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...  # "code", "markdown" or "raw"
+
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class CodeCell:
+    """A cell known only by its code: a kernel's history has no markdown and no tags."""
+
+    source: str
+    kind: str = "code"
+    tags: tuple[str, ...] = ()
+
+
+def is_label(text: str) -> bool:
+    """Whether ``text`` is an exercise label (``07.1``, ``A1.2``), not a demo (``00.demo``)."""
+    return LABEL.fullmatch(text) is not None
+
+
+def parse_python(source: str) -> ast.Module | None:
+    """A cell's Python, IPython's magics and shell lines turned into calls; None if it is not Python.
+
+    A cell magic's body (``%%cluster``, ``%%time``) is read as the Python it usually is.
+    """
+    if source.lstrip().startswith("%%"):
+        source = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):  # ValueError: a null byte (Python 3.11)
+        pass
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        return ast.parse(TransformerManager().transform_cell(source))
+    except (ImportError, SyntaxError, ValueError):  # no IPython, or not Python with it either
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def check_labels(source: str) -> tuple[str, ...]:
+    """The labels of the ``ah.check("label", ...)`` calls in a code cell, in order (a label given
+    as ``exercise=`` too; a label that is not a string literal cannot be told, so it is left out)."""
+    tree = parse_python(source)
+    if tree is None:
+        return ()
+    found: list[tuple[int, int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        named = (isinstance(func, ast.Name) and func.id == "check") or (
+            isinstance(func, ast.Attribute)
+            and func.attr == "check"
+            and isinstance(func.value, ast.Name)
+            and func.value.id in _CHECK_OWNERS
+        )
+        first = node.args[0] if node.args else None
+        first = first or next((k.value for k in node.keywords if k.arg == "exercise"), None)
+        if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append((node.lineno, node.col_offset, first.value))
+    return tuple(label for _, _, label in sorted(found))
+
+
+def starts_answer(cell: SourceCell) -> bool:
+    """Whether a cell is where an answer starts: a code cell tagged ``solution``, or one whose first
+    line is an answer cell's (the tags do not reach the kernel; a learner's copy may lose them)."""
+    if cell.kind != "code":
+        return False
+    first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
+    return SOLUTION_TAG in cell.tags or first.startswith(ANSWER_CELL_STARTS)
+
+
+def _heads(cell: SourceCell) -> str | None:
+    """The label whose section a markdown cell opens (its last exercise heading's, well-formed or
+    not), ``""`` for a heading of another kind (which ends a section), else ``None``."""
+    if cell.kind != "markdown":
+        return None
+    labels = [m.group("label") for m in EXERCISE_HEADING.finditer(cell.source)]
+    if labels:
+        return labels[-1]
+    return "" if ANY_HEADING.search(cell.source) else None
+
+
+def answer_cell_indexes(cells: Sequence[SourceCell], label: str) -> list[int]:
+    """The indexes of the code cells that hold the answer to exercise ``label``, in order (see the
+    module's doc): its heading's section where a heading names it, else from where the answer
+    starts to the exercise's last check cell. Empty when no answer can be told apart."""
+    if not is_label(label):
+        return []
+    headed: list[int] = []
+    current: str | None = None
+    for index, cell in enumerate(cells):
+        opened = _heads(cell)
+        if opened is not None:
+            current = opened
+        elif cell.kind == "code" and current == label:
+            headed.append(index)
+    if any(_heads(cell) == label for cell in cells):
+        return headed
+    checked = [
+        i for i, c in enumerate(cells) if c.kind == "code" and label in check_labels(c.source)
+    ]
+    if not checked:
+        return []
+    end = checked[-1]
+    floor = max(
+        (
+            i + 1
+            for i in range(end)
+            if cells[i].kind == "code" and set(check_labels(cells[i].source)) - {label}
+        ),
+        default=0,
+    )
+    starts = [i for i in range(floor, end) if starts_answer(cells[i])]
+    start = starts[-1] if starts else _binding_start(cells, floor, end)
+    if start is None:
+        return []
+    return [i for i in range(start, end + 1) if cells[i].kind == "code"]
+
+
+def _binding_start(cells: Sequence[SourceCell], floor: int, end: int) -> int | None:
+    """Where an answer whose first line was replaced starts: the last code cell since ``floor``
+    that binds a name the check cell ``end`` reads and no cell before ``floor`` bound."""
+    code = [_read(c.source) if c.kind == "code" else _read("") for c in cells]
+    tree = code[end].tree
+    if tree is None:
+        return None
+    older = set().union(*(c.bound for c in code[:floor]))
+    wanted = _free_names(tree) - older
+    return next((i for i in range(end - 1, floor - 1, -1) if code[i].bound & wanted), None)
 
 
 @dataclass(frozen=True)
@@ -51,29 +207,11 @@ def _read(source: str) -> _Cell:
     starts = first.startswith(ANSWER_CELL_STARTS)
     try:
         tree = ast.parse(source)
-    except SyntaxError:
-        return _Cell(source, None, starts, ())
+    except (SyntaxError, ValueError):  # not Python (a magic, a null byte): the screen says so
+        return _Cell(source, None, starts, check_labels(source))
     bound = bindings(tree)
     defined = frozenset(name for name, how in bound.items() if not how)
-    return _Cell(source, tree, starts, tuple(_check_labels(tree)), frozenset(bound), defined)
-
-
-def _check_labels(tree: ast.AST) -> list[str]:
-    """The literal labels of ``ah.check("label", ...)`` (or ``check(...)``) calls."""
-    labels = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not node.args:
-            continue
-        func, first = node.func, node.args[0]
-        named = (isinstance(func, ast.Name) and func.id == "check") or (
-            isinstance(func, ast.Attribute)
-            and func.attr == "check"
-            and isinstance(func.value, ast.Name)
-            and func.value.id in _CHECK_OWNERS
-        )
-        if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            labels.append(first.value)
-    return labels
+    return _Cell(source, tree, starts, check_labels(source), frozenset(bound), defined)
 
 
 @dataclass(frozen=True)
@@ -137,34 +275,19 @@ def _function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) 
     return frozenset(names)
 
 
-def _start(cells: list[_Cell], label: str) -> int | None:
-    """Where the answer to ``label`` starts: the last cell that starts like an answer since
-    another exercise was last checked; else (its first line was deleted) the last cell to bind
-    a name the check reads that no cell bound before that other check."""
-    k = len(cells) - 1
-    floor = max((i + 1 for i in range(k) if set(cells[i].checks) - {label}), default=0)
-    starts = [i for i in range(floor, k) if cells[i].starts_answer]
-    if starts:
-        return starts[-1]
-    tree = cells[k].tree
-    assert tree is not None
-    older = set().union(*(c.bound for c in cells[:floor]))
-    wanted = _free_names(tree) - older
-    return next((i for i in range(k - 1, floor - 1, -1) if cells[i].bound & wanted), None)
-
-
 def find_answer(history: Sequence[str], label: str) -> Answer | None:
     """The answer to exercise ``label`` in a kernel's history (cell sources in the order they
     ran, the running check cell last), or ``None`` when none can be told apart."""
-    if not history or not _LABEL.fullmatch(label):
+    if not history or not is_label(label):
         return None
     cells = [_read(source) for source in history]
     current = cells[-1]
     if label not in current.checks or current.tree is None:
+        return None  # not the check cell running now: nothing to screen
+    section = answer_cell_indexes([CodeCell(source) for source in history], label)
+    if not section or cells[section[0]].tree is None:
         return None
-    start = _start(cells, label)
-    if start is None or cells[start].tree is None:
-        return None
+    start = section[0]
     between = cells[start + 1 : -1]
     names = set(cells[start].bound)
     pieces = [cells[start].source]
@@ -204,23 +327,37 @@ def find_answer(history: Sequence[str], label: str) -> Answer | None:
 
 
 def kernel_history() -> list[str] | None:
-    """The sources of the cells this IPython kernel ran, in order (``None`` outside IPython)."""
+    """The sources of the cells this IPython kernel ran, in order (``None`` outside IPython, or in
+    a shell that keeps no input history)."""
     try:
         from IPython import get_ipython
-    except ImportError:
+    except ImportError:  # plain Python: no kernel, no history to screen
         return None
     shell = get_ipython()
-    if shell is None:
+    manager = getattr(shell, "history_manager", None) if shell is not None else None
+    if manager is None:
         return None
-    return [str(s) for s in shell.history_manager.input_hist_raw[1:]]
+    return [str(s) for s in manager.input_hist_raw[1:]]
 
 
 def answer_problems(label: str) -> list[str]:
     """What the learner's answer to ``label``, as this kernel ran it, does that an answer may not
-    do (empty: nothing, or the answer cannot be told apart in this kernel's history)."""
+    do (empty: nothing, or the answer cannot be told apart in this kernel's history).
+
+    A cell nested too deeply for Python's parser cannot be screened here; the check goes on, says
+    so in a warning, and ``aurora grade`` still screens the file. Any other failure is a bug in the
+    screen and is raised, not hidden.
+    """
+    history = kernel_history()
+    if not history:
+        return []
     try:
-        history = kernel_history()
-        answer = find_answer(history, label) if history else None
+        answer = find_answer(history, label)
         return answer.screen().problems if answer is not None else []
-    except Exception:  # a guess about history must never break a check
+    except RecursionError:
+        warnings.warn(
+            f"{label}: the answer is nested too deeply to screen in the notebook; "
+            "aurora grade screens it when graded",
+            stacklevel=2,
+        )
         return []

@@ -1,0 +1,140 @@
+"""Notebook 00_welcome: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "00.1": {
+        "reads the expected value from the checker's own frame": (
+            "import sys\n"
+            "def devices_by_kind(devices):\n"
+            "    frame = sys._getframe(1)\n"
+            "    while frame is not None and 'want' not in frame.f_locals:\n"
+            "        frame = frame.f_back\n"
+            "    return dict(frame.f_locals['want']) if frame is not None else {}"
+        ),
+        "hard-coded dictionary": "def devices_by_kind(devices):\n    return {'cpu': 8}",
+        "counts this machine's devices, not the list given": (
+            "def devices_by_kind(devices):\n"
+            "    kinds = [d.device_kind for d in jax.devices()]\n"
+            "    return {k: kinds.count(k) for k in set(kinds)}"
+        ),
+        "assumes one kind": (
+            "def devices_by_kind(devices):\n"
+            "    return {devices[0].device_kind: len(devices)} if devices else {}"
+        ),
+        "tailored to the visible made-up machine": (
+            "def devices_by_kind(devices):\n"
+            "    if any(d.device_kind != 'cpu' for d in devices):\n"
+            "        return {'H100': 3, 'A100': 2}\n"
+            "    return {'cpu': len(devices)} if devices else {}"
+        ),
+        "platform counted, not device_kind": (
+            "def devices_by_kind(devices):\n"
+            "    platforms = [d.platform for d in devices]\n"
+            "    return {p: platforms.count(p) for p in set(platforms)}"
+        ),
+        "device_kind read, then ignored": (
+            "def devices_by_kind(devices):\n"
+            "    seen = [d.device_kind for d in devices]  # read, then ignored\n"
+            "    return {'cpu': len(devices)} if devices else {}"
+        ),
+        "counts distinct kinds, not devices": (
+            "def devices_by_kind(devices):\n    return {d.device_kind: 1 for d in devices}"
+        ),
+    },
+    "00.2": {
+        "hard-coded squares for n = 16": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(16)], dtype=jnp.int32)"
+        ),
+        "NumPy array, not a JAX array": (
+            "def squares(n):\n    return np.arange(n, dtype=np.int32) ** 2"
+        ),
+        "a Python list": "def squares(n):\n    return [i * i for i in range(n)]",
+        "float squares": "def squares(n):\n    return jnp.arange(n, dtype=jnp.float32) ** 2",
+        "computed in NumPy, moved into JAX": (
+            "def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
+        "a Python list moved into JAX": (
+            "def squares(n):\n    return jnp.array([i * i for i in range(n)], dtype=jnp.int32)"
+        ),
+        "tailored: jnp.arange for the size shown, NumPy for the hidden sizes": (
+            "def squares(n):\n"
+            "    if n == example_size:\n"
+            "        return jnp.arange(n, dtype=jnp.int32) ** 2\n"
+            "    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
+        ),
+        "jnp.arange called, its result unused": (
+            "def squares(n):\n"
+            "    jnp.arange(n, dtype=jnp.int32)\n"
+            "    return jnp.asarray(np.square(np.arange(n, dtype=np.int32)))"
+        ),
+    },
+    "00.3": {
+        "hard-coded first device": "def device_ids(x):\n    return [0]",
+        "every device of the machine": "def device_ids(x):\n    return [d.id for d in jax.devices()]",
+        "assumes one device per array": "def device_ids(x):\n    return [x.device.id]",
+        "tailored: a 2-D array means every device": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.devices()) if x.ndim == 2 else [x.device.id]"
+        ),
+        "the first shard's device only": (
+            "def device_ids(x):\n    return [x.addressable_shards[0].device.id]"
+        ),
+        "the default device's id": "def device_ids(x):\n    return [jax.devices()[0].id]",
+        "the array moved to the default device, then asked": (
+            "def device_ids(x):\n"
+            "    return sorted(d.id for d in jax.device_put(x, jax.devices()[0]).devices())"
+        ),
+        "the check cell's own cases looked up": (
+            "def device_ids(x):\n"
+            "    for value in list(globals().values()):\n"
+            "        if isinstance(value, list):\n"
+            "            for case in value:\n"
+            "                if isinstance(case, ah.Case) and case.args and case.args[0] is x:\n"
+            "                    return case.expected\n"
+            "    if x is globals().get('split_everywhere'):\n"
+            "        return sorted(d.id for d in all_devices)\n"
+            "    return [all_devices[0].id]"
+        ),
+        "x.devices() asked, its answer unused": (
+            "def device_ids(x):\n"
+            "    x.devices()  # asked, answer unused\n"
+            "    return [jax.devices()[0].id]"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "00.1": {
+        "hard-coded": "hard-coded dictionary",
+        "twin route": "platform counted, not device_kind",
+        "tailored": "tailored to the visible made-up machine",
+        "default": "counts this machine's devices, not the list given",
+        "elsewhere": "n/a: the answer counts attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "n/a: the check cell computes each expected count inline inside its call and "
+        "keeps none in a name; the made-up machine it keeps can only be counted, which is the skill",
+        "idle": "device_kind read, then ignored",
+    },
+    "00.2": {
+        "hard-coded": "hard-coded squares for n = 16",
+        "twin route": "a Python list moved into JAX",
+        "tailored": "tailored: jnp.arange for the size shown, NumPy for the hidden sizes",
+        "default": "n/a: leaving dtype= out of jnp.arange gives int32 because 64-bit mode is off in "
+        "this course, so the default is the dtype the task asks for: a right answer, not a shortcut",
+        "elsewhere": "computed in NumPy, moved into JAX",
+        "reference": "n/a: the check cell keeps no reference to call; its expected arrays are NumPy "
+        "expressions written inline, and computing them in NumPy is 'computed in NumPy, moved into JAX'",
+        "idle": "jnp.arange called, its result unused",
+    },
+    "00.3": {
+        "hard-coded": "hard-coded first device",
+        "twin route": "assumes one device per array",
+        "tailored": "tailored: a 2-D array means every device",
+        "default": "the default device's id",
+        "elsewhere": "the array moved to the default device, then asked",
+        "reference": "the check cell's own cases looked up",
+        "idle": "x.devices() asked, its answer unused",
+    },
+}

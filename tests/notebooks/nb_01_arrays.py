@@ -1,0 +1,261 @@
+"""Notebook 01_arrays: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "01.1": {
+        "hard-coded sums (tailored to the shown input)": (
+            "def histogram(values, weights, n_bins):\n    return jnp.asarray(shown.expected)"
+        ),
+        "NumPy's bincount on the host": (
+            "def histogram(values, weights, n_bins):\n"
+            "    v, w = np.asarray(values), np.asarray(weights)\n"
+            "    keep = (v >= 0) & (v < n_bins)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n_bins).astype(np.float32)"
+        ),
+        "jnp.bincount: negative values clipped into bin 0": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.bincount(values, weights, length=n_bins).astype(jnp.float32)"
+        ),
+        "the default scatter: -1 wraps to the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights)"
+        ),
+        "a comparison matrix, no scatter": (
+            "def histogram(values, weights, n_bins):\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
+        ),
+        "set instead of add: repeats count once": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[values].set(weights, mode='drop',"
+            " wrap_negative_indices=False)"
+        ),
+        "an idle .at update beside a comparison sum": (
+            "def histogram(values, weights, n_bins):\n"
+            "    jnp.zeros(n_bins).at[values].add(weights)  # result unused\n"
+            "    hits = values[:, None] == jnp.arange(n_bins)\n"
+            "    return (hits * weights[:, None]).sum(axis=0).astype(jnp.float32)"
+        ),
+        "the sums made on the host and added to an empty scatter": (
+            "def _host_sums(v, w, n):\n"
+            "    keep = (v >= 0) & (v < n)\n"
+            "    return np.bincount(v[keep], w[keep], minlength=n).astype(np.float32)\n\n"
+            "def histogram(values, weights, n_bins):\n"
+            "    shape = jax.ShapeDtypeStruct((n_bins,), jnp.float32)\n"
+            "    sums = jax.pure_callback(lambda v, w: _host_sums(v, w, n_bins), shape, values, weights)\n"
+            "    return sums.at[values].add(0.0, mode='drop')"
+        ),
+        "the check's own case builder called": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.asarray(histogram_case(len(values), n_bins, 0, n_bins, '').expected)"
+        ),
+        "jnp.bincount of the values masked by hand": (
+            "def histogram(values, weights, n_bins):\n"
+            "    keep = (values >= 0) & (values < n_bins)\n"
+            "    spare = jnp.where(keep, values, n_bins)  # out-of-range values go to a spare bin\n"
+            "    return jnp.bincount(spare, weights, length=n_bins + 1)[:n_bins].astype(jnp.float32)"
+        ),
+        "indices cast to uint32, so that negative values land past the end": (
+            "def histogram(values, weights, n_bins):\n"
+            "    unsigned = values.astype(jnp.uint32)\n"
+            "    return jnp.zeros(n_bins, jnp.float32).at[unsigned].add(weights, mode='drop')"
+        ),
+        "tailored: indices shifted by two for the -1 and -2 of the shown values": (
+            "def histogram(values, weights, n_bins):\n"
+            "    shifted = jnp.zeros(n_bins + 2, jnp.float32).at[values + 2].add(weights, mode='drop')\n"
+            "    return shifted[2:]"
+        ),
+        "jnp.histogram: a value equal to n_bins lands in the last bin": (
+            "def histogram(values, weights, n_bins):\n"
+            "    return jnp.histogram(values, bins=n_bins, range=(0, n_bins), weights=weights)[0]"
+            ".astype(jnp.float32)"
+        ),
+    },
+    "01.2": {
+        "hard-coded lookup": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(np.where(ids_host < 10, table_host[np.minimum(ids_host, 9)],"
+            " np.float32(-1.0)))"
+        ),
+        "compares the indices with jnp.where": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "NumPy detour": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    t, i = np.asarray(table), np.asarray(ids)\n"
+            "    return np.where(i < len(t), t[np.minimum(i, len(t) - 1)], np.float32(default))"
+        ),
+        "the default read (clamped)": (
+            "def lookup_or_default(table, ids, default):\n    return table[ids]"
+        ),
+        "an idle fill-mode read beside a comparison": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    table.at[ids].get(mode='fill', fill_value=default)  # result unused\n"
+            "    return jnp.where(ids < table.shape[0], table[ids], default)"
+        ),
+        "the check's own reference called": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.asarray(lookup_reference(table, ids, default))"
+        ),
+        "tailored: only ids 10 and 15 are past the end": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    return jnp.where((ids == 10) | (ids == 15), default, table[ids])"
+        ),
+        "a NaN-filling read, then the ids compared": (
+            "def lookup_or_default(table, ids, default):\n"
+            "    read = table.at[ids].get(mode='fill')\n"
+            "    return jnp.where(ids < table.shape[0], read, default)"
+        ),
+    },
+    "01.3": {
+        "hard-coded table": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(emb, used, grad_rows, 0.5))"
+        ),
+        "not compiled with jax.jit": (
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='drop')"
+        ),
+        "clip mode: padding lands on the last row": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='clip')"
+        ),
+        "set: a repeated row keeps one update": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].set(table.at[rows].get(mode='fill', fill_value=0.0)"
+            " - lr * grads, mode='drop')"
+        ),
+        "a one-hot matmul, no scatter": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
+            "    return table - lr * one_hot.T @ grads"
+        ),
+        "tailored: the last two entries taken for the padding": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows[:-2]].add(-lr * grads[:-2])"
+        ),
+        "an idle scatter beside a one-hot matmul": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    table.at[rows].add(-lr * grads, mode='drop')  # result unused\n"
+            "    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n"
+            "    return table - lr * one_hot.T @ grads"
+        ),
+        "the update made on the host (pure_callback)": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    shape = jax.ShapeDtypeStruct(table.shape, table.dtype)\n"
+            "    new = jax.pure_callback(lambda t, r, g, a: sparse_reference(t, r, g, a).astype(t.dtype),"
+            " shape, table, rows, grads, lr)\n"
+            "    return new.at[rows].add(0.0, mode='drop')"
+        ),
+        "the check's own reference called": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return jnp.asarray(sparse_reference(table, rows, grads, lr))"
+        ),
+    },
+    "01.4": {
+        "hard-coded mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(samples.astype(np.float64)))"
+        ),
+        "float32 input not converted: the mean is float32": (
+            "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x)"
+        ),
+        "converted after a float32 mean": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.mean(x).astype(jnp.float64)"
+        ),
+        "NumPy float64 detour": ("def mean64(x):\n    return np.mean(np.asarray(x, np.float64))"),
+        "64-bit mode left on": (
+            "def mean64(x):\n"
+            "    jax.config.update('jax_enable_x64', True)\n"
+            "    return jnp.mean(x.astype(jnp.float64))"
+        ),
+        "NumPy's 64-bit mean inside enable_x64": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "math.fsum on the host, moved to JAX": (
+            "import math\n\n"
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(math.fsum(np.asarray(x).tolist()) / x.size, jnp.float64)"
+        ),
+        "an idle float64 mean, the host's returned": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        jnp.mean(x.astype(jnp.float64))  # result unused\n"
+            "        return jnp.asarray(np.mean(np.asarray(x, np.float64)))"
+        ),
+        "the check's own case builder called": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        return jnp.asarray(mean_case(np.asarray(x), '').expected)"
+        ),
+        "tailored: a float32 mean shifted by the first sample (the shown values are close)": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        shift = x[0]\n"
+            "        return shift.astype(jnp.float64) + jnp.mean(x - shift).astype(jnp.float64)"
+        ),
+        "a host callback inside the 64-bit block": (
+            "def mean64(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        wide = x.astype(jnp.float64)\n"
+            "        shape = jax.ShapeDtypeStruct((), jnp.float64)\n"
+            "        host = jax.pure_callback(lambda v: np.mean(v, dtype=np.float64), shape, wide)\n"
+            "        return host + 0.0 * jnp.sum(wide)"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "01.1": {
+        "hard-coded": "hard-coded sums (tailored to the shown input)",
+        "twin route": "jnp.bincount of the values masked by hand",
+        "tailored": "tailored: indices shifted by two for the -1 and -2 of the shown values",
+        "default": "the default scatter: -1 wraps to the last bin",
+        "elsewhere": "the sums made on the host and added to an empty scatter",
+        "reference": "the check's own case builder called",
+        "idle": "an idle .at update beside a comparison sum",
+    },
+    "01.2": {
+        "hard-coded": "hard-coded lookup",
+        "twin route": "compares the indices with jnp.where",
+        "tailored": "tailored: only ids 10 and 15 are past the end",
+        "default": "the default read (clamped)",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called",
+        "idle": "an idle fill-mode read beside a comparison",
+    },
+    "01.3": {
+        "hard-coded": "hard-coded table",
+        "twin route": "a one-hot matmul, no scatter",
+        "tailored": "tailored: the last two entries taken for the padding",
+        "default": "not compiled with jax.jit",
+        "elsewhere": "the update made on the host (pure_callback)",
+        "reference": "the check's own reference called",
+        "idle": "an idle scatter beside a one-hot matmul",
+    },
+    "01.4": {
+        "hard-coded": "hard-coded mean",
+        "twin route": "NumPy float64 detour",
+        "tailored": "tailored: a float32 mean shifted by the first sample (the shown values are close)",
+        "default": "float32 input not converted: the mean is float32",
+        "elsewhere": "a host callback inside the 64-bit block",
+        "reference": "the check's own case builder called",
+        "idle": "an idle float64 mean, the host's returned",
+    },
+}

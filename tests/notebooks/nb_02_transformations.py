@@ -1,0 +1,307 @@
+"""Notebook 02_transformations: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "02.1": {
+        "hard-coded three vmaps": "def vmap_n(f, n):\n    return jax.vmap(jax.vmap(jax.vmap(f)))",
+        "a Python loop over the examples": (
+            "def vmap_n(f, n):\n"
+            "    if n == 0:\n"
+            "        return f\n"
+            "    inner = vmap_n(f, n - 1)\n"
+            "    def looped(*args):\n"
+            "        rows = [inner(*[a[i] for a in args]) for i in range(args[0].shape[0])]\n"
+            "        return jax.tree.map(lambda *leaves: jnp.stack(leaves), *rows)\n"
+            "    return looped"
+        ),
+        "NumPy's vectorize": (
+            "def vmap_n(f, n):\n    return np.vectorize(f, signature='(k),(k)->()')"
+        ),
+        "lax.map over the examples": (
+            "def vmap_n(f, n):\n"
+            "    if n == 0:\n"
+            "        return f\n"
+            "    inner = vmap_n(f, n - 1)\n"
+            "    return lambda *args: jax.lax.map(lambda example: inner(*example), args)"
+        ),
+        "jnp.vectorize with cosine's signature": (
+            "def vmap_n(f, n):\n    return jnp.vectorize(f, signature='(k),(k)->()')"
+        ),
+        "f unchanged: broadcasting left to do the batching": "def vmap_n(f, n):\n    return f",
+        "each example computed through NumPy on the host": (
+            "def vmap_n(f, n):\n"
+            "    def mapped(*args):\n"
+            "        host = [np.asarray(a) for a in args]\n"
+            "        batch = host[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in host)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.asarray(np.stack([np.asarray(v) for v in leaves])"
+            ".reshape(batch + np.shape(leaves[0]))),\n"
+            "            *outs)\n"
+            "    return mapped"
+        ),
+        "the check's reference called back from the mapped function": (
+            "def vmap_n(f, n):\n"
+            "    def mapped(*args):\n"
+            "        batch = args[0].shape[:n]\n"
+            "        one = jax.eval_shape(f, *(jax.ShapeDtypeStruct(a.shape[n:], a.dtype) for a in args))\n"
+            "        shapes = jax.tree.map(lambda s: jax.ShapeDtypeStruct(batch + s.shape, s.dtype), one)\n"
+            "        return jax.pure_callback(lambda *host: one_at_a_time(f, n, *host), shapes, *args)\n"
+            "    return mapped"
+        ),
+        "pmap over the examples": (
+            "def vmap_n(f, n):\n    for _ in range(n):\n        f = jax.pmap(f)\n    return f"
+        ),
+        "a Python loop calling a jitted f per example": (
+            "def vmap_n(f, n):\n"
+            "    one = jax.jit(f)\n"
+            "    def mapped(*args):\n"
+            "        batch = args[0].shape[:n]\n"
+            "        outs = [one(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n"
+            "    return mapped"
+        ),
+        "vmaps built and thrown away beside a loop": (
+            "def vmap_n(f, n):\n"
+            "    batched = f\n"
+            "    for _ in range(n):\n"
+            "        batched = jax.vmap(batched)\n"
+            "    def mapped(*args):\n"
+            "        batched(*args)  # computed, unused\n"
+            "        batch = args[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n"
+            "    return mapped"
+        ),
+    },
+    "02.2": {
+        "hard-coded padding of 3": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, 3))\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "NumPy, not compiled": (
+            "def zero_pad(x, length):\n"
+            "    return np.pad(np.asarray(x), (0, length - len(x)))\n\n"
+            "pad_to = zero_pad"
+        ),
+        "length not static": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = jax.jit(zero_pad)"
+        ),
+        "not jitted": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = zero_pad"
+        ),
+        "assumes a non-empty x": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.concatenate([x, jnp.repeat(x[:1] * 0, length - x.shape[0])])\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "zeros in the default dtype": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.concatenate([x, jnp.zeros(length - x.shape[0])])\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "padded on the host in a callback": (
+            "def zero_pad(x, length):\n"
+            "    shape = jax.ShapeDtypeStruct((length,), x.dtype)\n"
+            "    return jax.pure_callback(lambda v: np.pad(v, (0, length - v.shape[0])), shape, x)\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "the check's reference called back": (
+            "def zero_pad(x, length):\n"
+            "    shape = jax.ShapeDtypeStruct((length,), x.dtype)\n"
+            "    return jax.pure_callback(\n"
+            "        lambda v: np.asarray(pad_case(v, length, '').expected, v.dtype), shape, x)\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "a jitted version built and not used": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "compiled_pad = jax.jit(zero_pad, static_argnames='length')\n"
+            "pad_to = zero_pad"
+        ),
+    },
+    "02.3": {
+        "hard-coded output": (
+            "def downsample_conv(images, kernels):\n"
+            "    return jnp.asarray(strided_correlation(images, kernels)[:2])"
+            " if images.shape == (2, 16, 16, 3) else jnp.zeros((1, 1, 1, 1))"
+        ),
+        "stride 1, then every other output": (
+            "def downsample_conv(images, kernels):\n"
+            "    full = lax.conv_general_dilated(images, kernels, (1, 1), 'VALID',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    return full[:, ::2, ::2, :]"
+        ),
+        "NumPy windows": (
+            "def downsample_conv(images, kernels):\n"
+            "    w = sliding_window_view(np.asarray(images), kernels.shape[:2], axis=(1, 2))\n"
+            "    return np.einsum('nhwcij,ijco->nhwo', w, np.asarray(kernels))[:, ::2, ::2, :]"
+        ),
+        "SAME padding": (
+            "def downsample_conv(images, kernels):\n"
+            "    return lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+        ),
+        "SAME padding cropped to the 16x16 example's output": (
+            "def downsample_conv(images, kernels):\n"
+            "    out = lax.conv_general_dilated(images, kernels, (2, 2), 'SAME',\n"
+            "                                   dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    return out[:, :7, :7, :]"
+        ),
+        "default dimension numbers": (
+            "def downsample_conv(images, kernels):\n"
+            "    return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID')"
+        ),
+        "correlated on the host in a callback": (
+            "def downsample_conv(images, kernels):\n"
+            "    def host(im, k):\n"
+            "        windows = sliding_window_view(im, k.shape[:2], axis=(1, 2))[:, ::2, ::2]\n"
+            "        return np.einsum('nhwcij,ijco->nhwo', windows, k).astype(np.float32)\n"
+            "    n, h, w, _ = images.shape\n"
+            "    kh, kw, _, o = kernels.shape\n"
+            "    shape = jax.ShapeDtypeStruct((n, (h - kh) // 2 + 1, (w - kw) // 2 + 1, o), jnp.float32)\n"
+            "    return jax.pure_callback(host, shape, images, kernels)"
+        ),
+        "the check's reference called back": (
+            "def downsample_conv(images, kernels):\n"
+            "    n, h, w, _ = images.shape\n"
+            "    kh, kw, _, o = kernels.shape\n"
+            "    shape = jax.ShapeDtypeStruct((n, (h - kh) // 2 + 1, (w - kw) // 2 + 1, o), jnp.float32)\n"
+            "    return jax.pure_callback(\n"
+            "        lambda im, k: strided_correlation(im, k).astype(np.float32), shape, images, kernels)"
+        ),
+        "a strided convolution times zero, plus the reference called back": (
+            "def downsample_conv(images, kernels):\n"
+            "    conv = lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n"
+            "                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+            "    shape = jax.ShapeDtypeStruct(conv.shape, jnp.float32)\n"
+            "    host = jax.pure_callback(\n"
+            "        lambda im, k: strided_correlation(im, k).astype(np.float32), shape, images, kernels)\n"
+            "    return conv * 0.0 + host"
+        ),
+        "an idle strided convolution beside windows sliced by hand": (
+            "def downsample_conv(images, kernels):\n"
+            "    lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n"
+            "                             dimension_numbers=('NHWC', 'HWIO', 'NHWC'))  # unused\n"
+            "    kh, kw = kernels.shape[:2]\n"
+            "    h = (images.shape[1] - kh) // 2 + 1\n"
+            "    w = (images.shape[2] - kw) // 2 + 1\n"
+            "    out = 0.0\n"
+            "    for i in range(kh):\n"
+            "        for j in range(kw):\n"
+            "            window = images[:, i:i + 2 * h:2, j:j + 2 * w:2, :]\n"
+            "            out = out + jnp.einsum('nhwc,co->nhwo', window, kernels[i, j])\n"
+            "    return out"
+        ),
+    },
+    "02.4": {
+        "hard-coded results": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    return jnp.ones(6) - 0.1 * (0.45 + jnp.arange(6.0)), 0.45 + jnp.arange(6.0)\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "no donation": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update)"
+        ),
+        "inputs deleted by hand, memory not reused": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity_new = 0.9 * velocity + grads\n"
+            "    out = params - lr * velocity_new, velocity_new\n"
+            "    params.delete()\n"
+            "    velocity.delete()\n"
+            "    return out\n\n"
+            "momentum_step = momentum_update"
+        ),
+        "only params donated": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnums=0)"
+        ),
+        "grads donated too": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnums=(0, 1, 2))"
+        ),
+        "learning rate fixed at the example's 0.1": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - 0.1 * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "computed on the host in a callback, with donation": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    def host(p, v, g, rate):\n"
+            "        v = 0.9 * v + g\n"
+            "        return (p - rate * v).astype(np.float32), v.astype(np.float32)\n"
+            "    shapes = (jax.ShapeDtypeStruct(params.shape, jnp.float32),) * 2\n"
+            "    return jax.pure_callback(host, shapes, params, velocity, grads, lr)\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "the check's reference called with a guessed seed": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    e = momentum_expected(params.shape, 0.1, 0)\n"
+            "    return params * 0 + e['params'], velocity * 0 + e['velocity']\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+        "a donating step built and not used": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "donating_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))\n"
+            "momentum_step = jax.jit(momentum_update)"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "02.1": {
+        "hard-coded": "hard-coded three vmaps",
+        "twin route": "lax.map over the examples",
+        "tailored": "jnp.vectorize with cosine's signature",
+        "default": "f unchanged: broadcasting left to do the batching",
+        "elsewhere": "each example computed through NumPy on the host",
+        "reference": "the check's reference called back from the mapped function",
+        "idle": "vmaps built and thrown away beside a loop",
+    },
+    "02.2": {
+        "hard-coded": "hard-coded padding of 3",
+        "twin route": "NumPy, not compiled",
+        "tailored": "assumes a non-empty x",
+        "default": "zeros in the default dtype",
+        "elsewhere": "padded on the host in a callback",
+        "reference": "the check's reference called back",
+        "idle": "a jitted version built and not used",
+    },
+    "02.3": {
+        "hard-coded": "hard-coded output",
+        "twin route": "stride 1, then every other output",
+        "tailored": "SAME padding cropped to the 16x16 example's output",
+        "default": "default dimension numbers",
+        "elsewhere": "correlated on the host in a callback",
+        "reference": "the check's reference called back",
+        "idle": "an idle strided convolution beside windows sliced by hand",
+    },
+    "02.4": {
+        "hard-coded": "hard-coded results",
+        "twin route": "inputs deleted by hand, memory not reused",
+        "tailored": "learning rate fixed at the example's 0.1",
+        "default": "no donation",
+        "elsewhere": "computed on the host in a callback, with donation",
+        "reference": "the check's reference called with a guessed seed",
+        "idle": "a donating step built and not used",
+    },
+}

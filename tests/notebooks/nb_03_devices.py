@@ -1,0 +1,171 @@
+"""Notebook 03_devices: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "03.1": {
+        "hard-coded rows of this machine": (
+            "def inventory(devices):\n"
+            "    return [(i, 'cpu', 'cpu', 0, ('device', 'pinned_host', 'unpinned_host'))\n"
+            "            for i in range(8)]"
+        ),
+        "every device of jax.devices(), not the ones given": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(m.kind for m in d.addressable_memories())) for d in jax.devices()]"
+        ),
+        "copied from the helpers' probe": (
+            "def inventory(devices):\n"
+            "    return [(p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices]"
+        ),
+        "the default memory only": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             (d.default_memory().kind,)) for d in devices]"
+        ),
+        "rows rebuilt from ah.probe() for the ids given": (
+            "def inventory(devices):\n"
+            "    rows = {p.id: (p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds)\n"
+            "            for p in ah.probe().devices}\n"
+            "    return [rows[d.id] for d in devices]"
+        ),
+        "platform and memories tailored to this machine": (
+            "def inventory(devices):\n"
+            "    return [(d.id, 'cpu', d.device_kind, d.process_index,\n"
+            "             ('device', 'pinned_host', 'unpinned_host')) for d in devices]"
+        ),
+        "addressable_memories() called, its result unused": (
+            "def inventory(devices):\n"
+            "    rows = []\n"
+            "    for d in devices:\n"
+            "        d.addressable_memories()\n"
+            "        rows.append((d.id, d.platform, d.device_kind, d.process_index,\n"
+            "                     ('device', 'pinned_host', 'unpinned_host')))\n"
+            "    return rows"
+        ),
+        "memory kinds sorted, not in the device's order": (
+            "def inventory(devices):\n"
+            "    return [(d.id, d.platform, d.device_kind, d.process_index,\n"
+            "             tuple(sorted(m.kind for m in d.addressable_memories()))) for d in devices]"
+        ),
+    },
+    "03.2": {
+        "hard-coded ids": "def owned_ids(devices, process):\n    return list(range(8))",
+        "this process's local devices, not the ones given": (
+            "def owned_ids(devices, process):\n    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "every device given, whoever owns it": (
+            "def owned_ids(devices, process):\n    return sorted(d.id for d in devices)"
+        ),
+        "tailored to the visible pretend cluster": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and not hasattr(devices[0], 'platform'):\n"
+            "        return [0, 1, 2, 3] if process == 0 else [4, 5, 6, 7]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "jax.local_devices(process_index=...), not the list given": (
+            "def owned_ids(devices, process):\n"
+            "    return sorted(d.id for d in jax.local_devices(process_index=process))"
+        ),
+        "the check's pretend_cluster called for its table": (
+            "def owned_ids(devices, process):\n"
+            "    if devices and isinstance(devices[0], PretendDevice):\n"
+            "        return pretend_cluster()[1][process]\n"
+            "    return sorted(d.id for d in jax.local_devices())"
+        ),
+        "process_index read, then ignored": (
+            "def owned_ids(devices, process):\n"
+            "    owners = [d.process_index for d in devices]  # read, then ignored\n"
+            "    return sorted(d.id for d in devices)"
+        ),
+        "in the list's order, not sorted": (
+            "def owned_ids(devices, process):\n"
+            "    return [d.id for d in devices if d.process_index == process]"
+        ),
+    },
+    "03.3": {
+        "hard-coded count": "def cpu_devices_in_fresh_process(n):\n    return 3",
+        "returns n without asking a new process": (
+            "def cpu_devices_in_fresh_process(n):\n    return n"
+        ),
+        "this kernel's devices": (
+            "def cpu_devices_in_fresh_process(n):\n    return len(jax.devices('cpu'))"
+        ),
+        "a new process is started but the count is not read from it": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    run_fresh('print(1)', JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "the count set with jax.config, not the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, jax; jax.config.update(\"jax_num_cpu_devices\", %d); '\n"
+            "            'print(json.dumps(len(jax.devices(\"cpu\"))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu')"
+        ),
+        "a child that echoes its environment variable and never asks JAX": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = 'import json, os; print(json.dumps(int(os.environ[\"JAX_NUM_CPU_DEVICES\"])))'\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "JAX imported in the child, the count echoed from the environment": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    code = ('import json, os, jax; jax.devices(); '\n"
+            "            'print(json.dumps(int(os.environ.get(\"JAX_NUM_CPU_DEVICES\", %d))))' % n)\n"
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the child's answer thrown away": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n"
+            "    return n"
+        ),
+        "tailored: the child reads the count the check slips into XLA_FLAGS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            '    code = (\'import json, os; flags = os.environ.get("XLA_FLAGS", ""); \'\n'
+            '            \'print(json.dumps(int(flags.rsplit("=", 1)[-1]) if "count" in flags else %d))\' % n)\n'
+            "    return fresh_json(code, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+        "the lesson's own measurement returned": (
+            "def cpu_devices_in_fresh_process(n):\n    return started['count']"
+        ),
+        "counted by the child's default backend without JAX_PLATFORMS": (
+            "def cpu_devices_in_fresh_process(n):\n"
+            "    script = 'import json, jax; print(json.dumps(len(jax.devices(\"cpu\"))))'\n"
+            "    return fresh_json(script, JAX_NUM_CPU_DEVICES=str(n))"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "03.1": {
+        "hard-coded": "hard-coded rows of this machine",
+        "twin route": "copied from the helpers' probe",
+        "tailored": "platform and memories tailored to this machine",
+        "default": "the default memory only",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "rows rebuilt from ah.probe() for the ids given",
+        "idle": "addressable_memories() called, its result unused",
+    },
+    "03.2": {
+        "hard-coded": "hard-coded ids",
+        "twin route": "jax.local_devices(process_index=...), not the list given",
+        "tailored": "tailored to the visible pretend cluster",
+        "default": "this process's local devices, not the ones given",
+        "elsewhere": "n/a: the answer reads attributes of device objects in Python; no array is "
+        "computed, so there is no work that could run on another device or the host and be moved",
+        "reference": "the check's pretend_cluster called for its table",
+        "idle": "process_index read, then ignored",
+    },
+    "03.3": {
+        "hard-coded": "hard-coded count",
+        "twin route": "the count set with jax.config, not the environment",
+        "tailored": "tailored: the child reads the count the check slips into XLA_FLAGS",
+        "default": "counted by the child's default backend without JAX_PLATFORMS",
+        "elsewhere": "this kernel's devices",
+        "reference": "the lesson's own measurement returned",
+        "idle": "the child's answer thrown away",
+    },
+}

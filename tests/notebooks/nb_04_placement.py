@@ -1,0 +1,244 @@
+"""Notebook 04_placement: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "04.1": {
+        "hard-coded: the one-device-to-split figure": (
+            "def bytes_arriving(src, dst):\n    return x.nbytes * (n - 1) // n"
+        ),
+        "every byte of dst, ignoring what is already held": (
+            "def bytes_arriving(src, dst):\n"
+            "    return sum(s.data.nbytes for s in dst.addressable_shards)"
+        ),
+        "all or nothing by comparing shardings": (
+            "def bytes_arriving(src, dst):\n"
+            "    return 0 if src.sharding == dst.sharding else dst.nbytes"
+        ),
+        "memory kinds ignored": (
+            "def bytes_arriving(src, dst):\n"
+            "    def bounds(index, shape):\n"
+            "        return [sl.indices(size)[:2] for sl, size in zip(index, shape)]\n"
+            "    def overlap(a, b):\n"
+            "        return math.prod(max(0, min(a1, b1) - max(a0, b0))\n"
+            "                         for (a0, a1), (b0, b1) in zip(a, b))\n"
+            "    total = 0\n"
+            "    for shard in dst.addressable_shards:\n"
+            "        wanted = bounds(shard.index, dst.shape)\n"
+            "        held = sum(overlap(wanted, bounds(s.index, src.shape))\n"
+            "                   for s in src.addressable_shards if s.device == shard.device)\n"
+            "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * dst.dtype.itemsize\n"
+            "    return total"
+        ),
+        "the check's cases looked up by identity": (
+            "def bytes_arriving(src, dst):\n"
+            "    table = {(id(x), id(spread_from_x)): B * (n - 1) // n, (id(spread), id(replicated)): B * (n - 1),\n"
+            "             (id(x), id(x_in_host)): B, (id(spread), id(parked)): B,\n"
+            "             (id(on_last), id(x)): 0 if n == 1 else B,\n"
+            "             (id(by_rows), id(by_cols)): grid.nbytes * (n - 1) // n}\n"
+            "    return table.get((id(src), id(dst)), 0)"
+        ),
+        "shards read, then ignored": (
+            "def bytes_arriving(src, dst):\n"
+            "    indices = [s.index for s in dst.addressable_shards]  # read, then ignored\n"
+            "    return dst.nbytes * (n - 1) // n"
+        ),
+        "four bytes per element assumed": (
+            "def bytes_arriving(src, dst):\n"
+            "    def bounds(index, shape):\n"
+            "        return [sl.indices(size)[:2] for sl, size in zip(index, shape)]\n"
+            "    def overlap(a, b):\n"
+            "        return math.prod(max(0, min(a1, b1) - max(a0, b0))\n"
+            "                         for (a0, a1), (b0, b1) in zip(a, b))\n"
+            "    same = src.sharding.memory_kind == dst.sharding.memory_kind\n"
+            "    total = 0\n"
+            "    for shard in dst.addressable_shards:\n"
+            "        wanted = bounds(shard.index, dst.shape)\n"
+            "        held = sum(overlap(wanted, bounds(s.index, src.shape))\n"
+            "                   for s in src.addressable_shards if same and s.device == shard.device)\n"
+            "        total += (math.prod(hi - lo for lo, hi in wanted) - held) * 4\n"
+            "    return total"
+        ),
+    },
+    "04.2": {
+        "hard-coded: the state of the notebook": (
+            "def park_state(state):\n"
+            "    return {'params': jax.device_put(spread, spread.sharding.with_memory_kind('pinned_host')),\n"
+            "            'momentum': jax.device_put(replicated,\n"
+            "                                       replicated.sharding.with_memory_kind('pinned_host'))}"
+        ),
+        "tailored: only the two keys of the example": (
+            "def park_state(state):\n"
+            "    return {k: jax.device_put(state[k], state[k].sharding.with_memory_kind('pinned_host'))\n"
+            "            for k in ('params', 'momentum')}"
+        ),
+        "the layout is lost: every leaf on one device": (
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, ah.single_device_sharding(first, memory_kind='pinned_host')), state)"
+        ),
+        "the default does the work: still in device memory": (
+            "def park_state(state):\n    return jax.device_put(state)"
+        ),
+        "unpinned host memory": (
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('unpinned_host')), state)"
+        ),
+        "the API called and its result thrown away": (
+            "def park_state(state):\n"
+            "    parked_copy = jax.tree.map(lambda a: jax.device_put(\n"
+            "        a, a.sharding.with_memory_kind('pinned_host')), state)\n"
+            "    return state"
+        ),
+        "a detour through NumPy": (
+            "def park_state(state):\n"
+            "    return jax.tree.map(lambda a: jax.device_put(\n"
+            "        np.asarray(a), a.sharding.with_memory_kind('pinned_host')), state)"
+        ),
+        "the check's own reference": "def park_state(state):\n    return parked_reference(state)",
+    },
+    "04.3": {
+        "hard-coded: the sum of the notebook's inputs": (
+            "def add_on(a, b, device):\n"
+            "    return jax.device_put(np.asarray(a0) + np.asarray(a1), middle)"
+        ),
+        "no explicit move: plain a + b": "def add_on(a, b, device):\n    return a + b",
+        "a detour through NumPy": (
+            "def add_on(a, b, device):\n"
+            "    return jax.device_put(np.asarray(a) + np.asarray(b), device)"
+        ),
+        "uncommitted: NumPy sum made an array under jax.default_device": (
+            "def add_on(a, b, device):\n"
+            "    with jax.default_device(device):\n"
+            "        return jnp.asarray(np.asarray(a) + np.asarray(b))"
+        ),
+        "added on b's device, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(b.devices()))\n"
+            "    return jax.device_put(jax.device_put(a, home) + b, device)"
+        ),
+        "added on device 0, the result moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    return jax.device_put(jax.device_put(a, d0) + jax.device_put(b, d0), device)"
+        ),
+        "a twin route: jnp.add on device 0 under jit, moved": (
+            "def add_on(a, b, device):\n"
+            "    d0 = jax.devices()[0]\n"
+            "    total = jax.jit(jnp.add)(jax.device_put(a, d0), jax.device_put(b, d0))\n"
+            "    return jax.device_put(total, device)"
+        ),
+        "the check's own reference": "def add_on(a, b, device):\n    return sum_on(a, b, device)",
+        "tailored: both moved to the shown target, the middle device": (
+            "def add_on(a, b, device):\n"
+            "    there = jax.devices()[n // 2]\n"
+            "    return jax.device_put(a, there) + jax.device_put(b, there)"
+        ),
+        "a move to device made and dropped; the sum made on a's device and moved": (
+            "def add_on(a, b, device):\n"
+            "    home = next(iter(a.devices()))\n"
+            "    jax.device_put(a, device)  # made, then dropped\n"
+            "    return jax.device_put(a + jax.device_put(b, home), device)"
+        ),
+    },
+    "04.4": {
+        "hard-coded: rows of the notebook's vector": (
+            "def replicate_rows(v):\n"
+            "    return rows_reference(np.array([1.0, -2.0, 4.0], np.float32))"
+        ),
+        "the check's own reference": "def replicate_rows(v):\n    return rows_reference(v)",
+        "section 7's NumPy route: a detour through host memory": (
+            "def replicate_rows(v):\n"
+            "    stacked_rows = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(stacked_rows, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack built on v's device, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the whole stack broadcast under jit from a replicated copy": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    everywhere = jax.device_put(v, NamedSharding(rows, PartitionSpec()))\n"
+            "    return jax.jit(lambda t: jnp.broadcast_to(t, (n, *t.shape)),\n"
+            "                   out_shardings=NamedSharding(rows, PartitionSpec('rows')))(everywhere)"
+        ),
+        "replicated on every device, not one row each": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    return jax.device_put(jnp.stack([v] * n), NamedSharding(rows, PartitionSpec()))"
+        ),
+        "rows on the devices in reverse order": (
+            "def replicate_rows(v):\n"
+            "    backwards = jax.devices()[::-1]\n"
+            "    rows = NamedSharding(Mesh(np.array(backwards), ('rows',)), PartitionSpec('rows'))\n"
+            "    own = [jax.device_put(v, d)[None] for d in backwards]\n"
+            "    return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
+        ),
+        "stacked on the default device": "def replicate_rows(v):\n    return jnp.stack([v] * n)",
+        "tailored: the whole stack built flat on v's device, split, then reshaped": (
+            "def replicate_rows(v):\n"
+            "    home = next(iter(v.devices()))\n"
+            "    flat = jnp.concatenate([jnp.ravel(v)] * n)\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(flat, rows).reshape(n, *v.shape)"
+        ),
+        "per-device copies made and dropped; the whole stack built eagerly and resharded": (
+            "def replicate_rows(v):\n"
+            "    own = [jax.device_put(v, d) for d in jax.devices()]  # made, then dropped\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.device_put(whole, rows)"
+        ),
+        "the whole stack built eagerly, out of the tracer's sight, then resharded": (
+            "def replicate_rows(v):\n"
+            "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "    whole = jnp.stack([v] * n).block_until_ready()\n"
+            "    return jax.device_put(whole, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "04.1": {
+        "hard-coded": "hard-coded: the one-device-to-split figure",
+        "twin route": "all or nothing by comparing shardings",
+        "tailored": "four bytes per element assumed",
+        "default": "memory kinds ignored",
+        "elsewhere": "n/a: the answer is arithmetic on shard metadata (slices, devices, memory "
+        "kinds) in Python; no array is computed, so no work could run elsewhere and be moved",
+        "reference": "the check's cases looked up by identity",
+        "idle": "shards read, then ignored",
+    },
+    "04.2": {
+        "hard-coded": "hard-coded: the state of the notebook",
+        "twin route": "a detour through NumPy",
+        "tailored": "tailored: only the two keys of the example",
+        "default": "the default does the work: still in device memory",
+        "elsewhere": "the layout is lost: every leaf on one device",
+        "reference": "the check's own reference",
+        "idle": "the API called and its result thrown away",
+    },
+    "04.3": {
+        "hard-coded": "hard-coded: the sum of the notebook's inputs",
+        "twin route": "a twin route: jnp.add on device 0 under jit, moved",
+        "tailored": "tailored: both moved to the shown target, the middle device",
+        "default": "no explicit move: plain a + b",
+        "elsewhere": "added on b's device, the result moved",
+        "reference": "the check's own reference",
+        "idle": "a move to device made and dropped; the sum made on a's device and moved",
+    },
+    "04.4": {
+        "hard-coded": "hard-coded: rows of the notebook's vector",
+        "twin route": "the whole stack broadcast under jit from a replicated copy",
+        "tailored": "tailored: the whole stack built flat on v's device, split, then reshaped",
+        "default": "stacked on the default device",
+        "elsewhere": "the whole stack built on v's device, then resharded",
+        "reference": "the check's own reference",
+        "idle": "per-device copies made and dropped; the whole stack built eagerly and resharded",
+    },
+}

@@ -1,0 +1,242 @@
+"""Notebook 05_async: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "05.1": {
+        "hard-coded figure": "def honest_time(f, x, repeats=7):\n    return 0.004",
+        "first call timed with the others": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "output not waited for": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        f(x)\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "ah.benchmark instead of a timer of one's own": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    return ah.benchmark(f, x, min_repeats=repeats, budget_s=0.01).median"
+        ),
+        "a mean over pipelined calls": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    jax.block_until_ready(f(x))\n"
+            "    t0 = time.perf_counter()\n"
+            "    outs = [f(x) for _ in range(repeats)]\n"
+            "    jax.block_until_ready(outs)\n"
+            "    return (time.perf_counter() - t0) / repeats"
+        ),
+        "np.asarray as the wait": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    np.asarray(f(x))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        np.asarray(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "a warm-up never waited for, hidden by min": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(min(times))"
+        ),
+        "tailored: a warm-up only when repeats is small": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    if repeats < 3:\n"
+            "        jax.block_until_ready(f(x))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "timeit's defaults: no warm-up, no wait": (
+            "import timeit\n\n\n"
+            "def honest_time(f, x, repeats=7):\n"
+            "    return float(np.median(timeit.repeat(lambda: f(x), number=1, repeat=repeats)))"
+        ),
+        "timed on a host copy of x": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    x_host = np.asarray(x)\n"
+            "    jax.block_until_ready(f(x_host))\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(x_host))\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+        "block_until_ready on the input, the output unused": (
+            "def honest_time(f, x, repeats=7):\n"
+            "    f(x)\n"
+            "    jax.block_until_ready(x)\n"
+            "    times = []\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        f(x)\n"
+            "        jax.block_until_ready(x)\n"
+            "        times.append(time.perf_counter() - t0)\n"
+            "    return float(np.median(times))"
+        ),
+    },
+    "05.2": {
+        "hard-coded figures of the example": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 0.25 if op == 'f' else 1024 / 6\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return op == 'f'"
+        ),
+        "inputs counted, output not": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (4 * size) if op == 'f' else 2 * size**3 / (8 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "elements, not bytes": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (2 * size) if op == 'f' else 2 * size**3 / (3 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "the ridge ignored (elementwise always memory-bound)": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 0.25 if op == 'f' else size / 6\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return op == 'f'"
+        ),
+        "this machine's ridge, not the one given": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return 2 * size / (8 * size) if op == 'f' else 2 * size**3 / (12 * size**2)\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < roof.ridge"
+        ),
+        "XLA's cost analysis instead of counting": (
+            "def arithmetic_intensity(op, size):\n"
+            "    if op == 'f':\n"
+            "        fn, shapes = (lambda v: 3 * v + 1), [(size,)]\n"
+            "    else:\n"
+            "        fn, shapes = (lambda p, q: p @ q), [(size, size), (size, size)]\n"
+            "    args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]\n"
+            "    cost = jax.jit(fn).lower(*args).compile().cost_analysis()\n"
+            "    cost = cost[0] if isinstance(cost, list) else cost\n"
+            "    return cost['flops'] / cost['bytes accessed']\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+        "the check's xla_answer called": (
+            "def arithmetic_intensity(op, size):\n"
+            "    return xla_answer(op, size, 1.0)['FLOP/byte']\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return xla_answer(op, size, ridge)['memory-bound']"
+        ),
+        "bytes counted, then unused: FLOPs per value": (
+            "def arithmetic_intensity(op, size):\n"
+            "    moved = 8 * size if op == 'f' else 12 * size**2\n"
+            "    return 2.0 if op == 'f' else 2 * size**3 / size**2\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
+    },
+    "05.3": {
+        "jnp.sqrt, no iteration": "def newton_sqrt(a, steps):\n    return jnp.sqrt(a)",
+        "a default step count, steps ignored": (
+            "def newton_sqrt(a, steps):\n"
+            "    return lax.fori_loop(0, 30, lambda i, x: 0.5 * (x + a / x), jnp.ones_like(a))"
+        ),
+        "unrolled 40 times, masked by steps (no loop in the program)": (
+            "def newton_sqrt(a, steps):\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for i in range(40):\n"
+            "        x = jnp.where(i < steps, 0.5 * (x + a / x), x)\n"
+            "    return x"
+        ),
+        "the iteration in NumPy on the host, through a callback": (
+            "def newton_sqrt(a, steps):\n"
+            "    def on_host(a, steps):\n"
+            "        a = np.asarray(a, np.float32)\n"
+            "        x = np.ones_like(a)\n"
+            "        for _ in range(int(steps)):\n"
+            "            x = np.float32(0.5) * (x + a / x)\n"
+            "        return x\n"
+            "    return jax.pure_callback(on_host, jax.ShapeDtypeStruct(a.shape, a.dtype), a, steps)"
+        ),
+        "the check's newton_numpy called through a callback": (
+            "def newton_sqrt(a, steps):\n"
+            "    return jax.pure_callback(lambda a, k: newton_numpy(a, int(k)),\n"
+            "                             jax.ShapeDtypeStruct(a.shape, a.dtype), a, steps)"
+        ),
+        "hard-coded result of the example": (
+            "def newton_sqrt(a, steps):\n    return jnp.asarray(np.sqrt(squares))"
+        ),
+        "a Python loop over range(steps)": (
+            "def newton_sqrt(a, steps):\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for _ in range(steps):\n"
+            "        x = 0.5 * (x + a / x)\n"
+            "    return x"
+        ),
+        "iterates until converged, not `steps` times": (
+            "def newton_sqrt(a, steps):\n"
+            "    def far(x):\n"
+            "        return jnp.any(jnp.abs(x * x - a) > 1e-6 * a)\n"
+            "    return lax.while_loop(far, lambda x: 0.5 * (x + a / x), jnp.ones_like(a))"
+        ),
+        "an idle fori_loop beside a fixed unrolled loop": (
+            "def newton_sqrt(a, steps):\n"
+            "    lax.fori_loop(0, steps, lambda i, x: 0.5 * (x + a / x), jnp.ones_like(a))\n"
+            "    x = jnp.ones_like(a)\n"
+            "    for i in range(40):  # unrolled; steps only masks the tail\n"
+            "        x = jnp.where(i < steps, 0.5 * (x + a / x), x)\n"
+            "    return x"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "05.1": {
+        "hard-coded": "hard-coded figure",
+        "twin route": "np.asarray as the wait",
+        "tailored": "tailored: a warm-up only when repeats is small",
+        "default": "timeit's defaults: no warm-up, no wait",
+        "elsewhere": "timed on a host copy of x",
+        "reference": "ah.benchmark instead of a timer of one's own",
+        "idle": "block_until_ready on the input, the output unused",
+    },
+    "05.2": {
+        "hard-coded": "hard-coded figures of the example",
+        "twin route": "XLA's cost analysis instead of counting",
+        "tailored": "this machine's ridge, not the one given",
+        "default": "the ridge ignored (elementwise always memory-bound)",
+        "elsewhere": "n/a: the answer is two numbers worked out from an operation's name and "
+        "size; no array is made, so no work can be done on one device or the host and placed",
+        "reference": "the check's xla_answer called",
+        "idle": "bytes counted, then unused: FLOPs per value",
+    },
+    "05.3": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "jnp.sqrt, no iteration",
+        "tailored": "unrolled 40 times, masked by steps (no loop in the program)",
+        "default": "a default step count, steps ignored",
+        "elsewhere": "the iteration in NumPy on the host, through a callback",
+        "reference": "the check's newton_numpy called through a callback",
+        "idle": "an idle fori_loop beside a fixed unrolled loop",
+    },
+}

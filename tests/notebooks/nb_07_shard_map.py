@@ -1,0 +1,201 @@
+"""Notebook 07_shard_map: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "07.1": {
+        "hard-coded means of x": (
+            "def local_column_means(block):\n    return jnp.asarray(x_np.mean(axis=0))"
+        ),
+        "the whole matrix gathered onto every device, then its mean": (
+            "def local_column_means(block):\n"
+            "    return jax.lax.all_gather(block, 'i', tiled=True).mean(axis=0)"
+        ),
+        "divides by the block's rows, not the matrix's": (
+            "def local_column_means(block):\n"
+            "    return jax.lax.psum(block.sum(axis=0), 'i') / block.shape[0]"
+        ),
+        "the shown matrix's row count, taken from outside": (
+            "def local_column_means(block):\n"
+            "    return jax.lax.psum(block.sum(axis=0), 'i') / x.shape[0]"
+        ),
+        "one device's mean, left to out_specs to replicate": (
+            "def local_column_means(block):\n    return block.mean(axis=0)"
+        ),
+        "a psum thrown away beside one device's mean": (
+            "def local_column_means(block):\n"
+            "    jax.lax.psum(block.sum(axis=0), 'i')\n"
+            "    return block.mean(axis=0)"
+        ),
+        "the global mean psummed inside shard_map": (
+            "def local_column_means(block):\n"
+            "    whole = jnp.mean(jnp.asarray(x_np), axis=0)\n"
+            "    return jax.lax.psum(whole, 'i') / jax.lax.axis_size('i')"
+        ),
+        "psum over an all_gather of the whole matrix": (
+            "def local_column_means(block):\n"
+            "    whole = jax.lax.all_gather(block, 'i', tiled=True)\n"
+            "    return jax.lax.psum(whole.mean(axis=0), 'i') / jax.lax.axis_size('i')"
+        ),
+        "the check's expected values looked up by shape": (
+            "def local_column_means(block):\n"
+            "    rows = block.shape[0] * jax.lax.axis_size('i')\n"
+            "    for case in mean_cases:\n"
+            "        if case.args[0].shape == (rows, block.shape[1]):\n"
+            "            return jnp.asarray(case.expected)\n"
+            "    return jnp.asarray(x_np.mean(axis=0))"
+        ),
+        "a mean of the global array, a zero times the psum added": (
+            "def local_column_means(block):\n"
+            "    partial = jax.lax.psum(block.sum(axis=0), 'i')\n"
+            "    return jnp.asarray(x_np.mean(axis=0)) + 0 * partial"
+        ),
+        "psum of the whole blocks, then the column sums": (
+            "def local_column_means(block):\n"
+            "    total = jax.lax.psum(block, 'i').sum(axis=0)\n"
+            "    return total / (block.shape[0] * jax.lax.axis_size('i'))"
+        ),
+    },
+    "07.2": {
+        "hard-coded result for x": (
+            "def shift_left(a):\n"
+            "    return jnp.asarray(np.roll(blocks, -1, axis=0).reshape(rows, cols))"
+        ),
+        "jnp.roll on a replicated copy, no ppermute": (
+            "def shift_left(a):\n"
+            "    whole = jax.device_put(a, NamedSharding(ring, P()))\n"
+            "    return jnp.roll(whole, -(a.shape[0] // n), axis=0)"
+        ),
+        "gathers everything, then slices": (
+            "def shift_left(a):\n"
+            "    def local(b):\n"
+            "        whole = jax.lax.all_gather(b, 'i', tiled=True)\n"
+            "        k = jax.lax.axis_index('i')\n"
+            "        size = b.shape[0]\n"
+            "        return jax.lax.dynamic_slice_in_dim(whole, ((k + 1) % n) * size, size)\n"
+            "    return jax.shard_map(local, mesh=ring, in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "shifts to the right": (
+            "def shift_left(a):\n"
+            "    return jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', to_the_right), mesh=ring,\n"
+            "                         in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "tailored: the shown matrix's answer hard-coded, shard_map elsewhere": (
+            "def shift_left(a):\n"
+            "    if a.shape == x.shape:\n"
+            "        return jnp.asarray(np.roll(blocks, -1, axis=0).reshape(rows, cols))\n"
+            "    size = ring.shape['i']\n"
+            "    pairs = [(k, (k - 1) % size) for k in range(size)]\n"
+            "    return jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), mesh=ring,\n"
+            "                         in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "jnp.roll on the split array: the compiler moves the blocks": (
+            "def shift_left(a):\n    return jnp.roll(a, -(a.shape[0] // n), axis=0)"
+        ),
+        "the check's NumPy answer, computed on the host": (
+            "def shift_left(a):\n"
+            "    return jax.device_put(shifted_blocks(np.asarray(a)), NamedSharding(ring, P('i')))"
+        ),
+        "a ppermute thrown away beside jnp.roll": (
+            "def shift_left(a):\n"
+            "    size = ring.shape['i']\n"
+            "    pairs = [(k, (k - 1) % size) for k in range(size)]\n"
+            "    jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), mesh=ring,\n"
+            "                  in_specs=P('i'), out_specs=P('i'))(a)\n"
+            "    return jnp.roll(a, -(a.shape[0] // n), axis=0)"
+        ),
+    },
+    "07.3": {
+        "hard-coded product": "def matmul_psum(a, b):\n    return jnp.asarray(product_np)",
+        "global matmul, no shard_map": (
+            "def matmul_psum(a, b):\n"
+            "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))"
+        ),
+        "NumPy detour": (
+            "def matmul_psum(a, b):\n    return jnp.asarray(np.asarray(a) @ np.asarray(b))"
+        ),
+        "gathers both operands instead of one all-reduce": (
+            "def matmul_psum(a, b):\n"
+            "    def local(a_blk, b_blk):\n"
+            "        whole_a = jax.lax.all_gather(a_blk, 'i', axis=1, tiled=True)\n"
+            "        whole_b = jax.lax.all_gather(b_blk, 'i', axis=0, tiled=True)\n"
+            "        return whole_a @ whole_b\n"
+            "    return jax.shard_map(local, mesh=ring, in_specs=(P(None, 'i'), P('i', None)),\n"
+            "                         out_specs=P(), check_vma=False)(a, b)"
+        ),
+        "partial products, never summed": (
+            "def matmul_psum(a, b):\n"
+            "    return jax.shard_map(lambda x, y: x @ y, mesh=ring,\n"
+            "                         in_specs=(P(None, 'i'), P('i', None)), out_specs=P(),\n"
+            "                         check_vma=False)(a, b)"
+        ),
+        "an idle shard_map with a psum beside a global matmul": (
+            "def matmul_psum(a, b):\n"
+            "    jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                  in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
+            "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))"
+        ),
+        "the global product psummed inside shard_map": (
+            "def matmul_psum(a, b):\n"
+            "    whole = jnp.matmul(a, b, out_sharding=NamedSharding(ring, P()))\n"
+            "    return jax.shard_map(lambda w: jax.lax.psum(w, 'i') / jax.lax.axis_size('i'),\n"
+            "                         mesh=ring, in_specs=P(), out_specs=P())(whole)"
+        ),
+        "a global matmul, a zero times a used shard_map added": (
+            "def matmul_psum(a, b):\n"
+            "    s = jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                      in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)\n"
+            "    return jnp.matmul(a, b, out_sharding=NamedSharding(ring, P())) + 0 * s"
+        ),
+        "tailored: the shown sizes hard-coded, shard_map elsewhere": (
+            "def matmul_psum(a, b):\n"
+            "    if a.shape == a_cols.shape and b.shape == b_rows.shape:\n"
+            "        return jax.device_put(jnp.asarray(product_np), NamedSharding(ring, P()))\n"
+            "    return jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n"
+            "                         in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
+        ),
+        "the check's expected products looked up by shape": (
+            "def matmul_psum(a, b):\n"
+            "    for case in matmul_cases:\n"
+            "        if case.args[0].shape == a.shape and case.args[1].shape == b.shape:\n"
+            "            return jax.device_put(jnp.asarray(case.expected), NamedSharding(ring, P()))\n"
+            "    return jax.device_put(jnp.asarray(product_np), NamedSharding(ring, P()))"
+        ),
+        "both operands copied whole to every device, multiplied there": (
+            "def matmul_psum(a, b):\n"
+            "    whole = NamedSharding(ring, P())\n"
+            "    return jax.device_put(a, whole) @ jax.device_put(b, whole)"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "07.1": {
+        "hard-coded": "hard-coded means of x",
+        "twin route": "the whole matrix gathered onto every device, then its mean",
+        "tailored": "the shown matrix's row count, taken from outside",
+        "default": "one device's mean, left to out_specs to replicate",
+        "elsewhere": "psum over an all_gather of the whole matrix",
+        "reference": "the check's expected values looked up by shape",
+        "idle": "the global mean psummed inside shard_map",
+    },
+    "07.2": {
+        "hard-coded": "hard-coded result for x",
+        "twin route": "gathers everything, then slices",
+        "tailored": "tailored: the shown matrix's answer hard-coded, shard_map elsewhere",
+        "default": "jnp.roll on the split array: the compiler moves the blocks",
+        "elsewhere": "jnp.roll on a replicated copy, no ppermute",
+        "reference": "the check's NumPy answer, computed on the host",
+        "idle": "a ppermute thrown away beside jnp.roll",
+    },
+    "07.3": {
+        "hard-coded": "hard-coded product",
+        "twin route": "gathers both operands instead of one all-reduce",
+        "tailored": "tailored: the shown sizes hard-coded, shard_map elsewhere",
+        "default": "global matmul, no shard_map",
+        "elsewhere": "both operands copied whole to every device, multiplied there",
+        "reference": "the check's expected products looked up by shape",
+        "idle": "a global matmul, a zero times a used shard_map added",
+    },
+}

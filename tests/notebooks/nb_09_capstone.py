@@ -1,0 +1,259 @@
+"""Notebook 09_capstone: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "09.1": {
+        "hard-coded choice": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    return 'FSDP per block'"
+        ),
+        "the activations the backward pass keeps left out": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    given = 2 * layers * block / devices + 2 * 4 * rows * d_model\n"
+            "    peaks = {'FSDP': given + layers * block, 'FSDP per block': given + 2 * block}\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "the peak taken as what the arrays hold between steps": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    held = 2 * layers * block / devices + 2 * 4 * rows * d_model\n"
+            "    return 'FSDP' if held <= budget else None"
+        ),
+        "the notebook's sizes, not the arguments": (
+            "def choose_fsdp(budget, layers_, d_model, d_ff, rows, devices_):\n"
+            "    block = 4 * (2 * dm * df + df + dm)\n"
+            "    given = 2 * layers * block / n + 2 * 4 * (batch // n) * dm\n"
+            "    if given + layers * block <= budget:\n"
+            "        return 'FSDP'\n"
+            "    return 'FSDP per block' if given + 2 * block <= budget else None"
+        ),
+        "compiled and measured, not sized": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    grid = jax.make_mesh(ah.balanced_shape(devices, 2), ALL,\n"
+            "                         axis_types=(AxisType.Explicit,) * 2, devices=jax.devices()[:devices])\n"
+            "    shapes = {'w1': (d_model, d_ff), 'b1': (d_ff,), 'w2': (d_ff, d_model), 'b2': (d_model,)}\n"
+            "    sds = lambda s: jax.ShapeDtypeStruct(s, jnp.float32, sharding=NamedSharding(grid, P(ALL)))\n"
+            "    params = [{k: sds(v) for k, v in shapes.items()} for _ in range(layers)]\n"
+            "    data = sds((rows * devices, d_model))\n"
+            "    runs = [('FSDP', lambda p, h: block(gather_all(p), h)),\n"
+            "            ('FSDP per block', regathered_block)]\n"
+            "    for name, run in runs:\n"
+            "        step = make_fsdp_blocks_step(run, grid, layers)\n"
+            "        stats = step.lower(params, params, data, data).compile().memory_analysis()\n"
+            "        if stats.argument_size_in_bytes + stats.temp_size_in_bytes <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "measured on one device, divided by the device count": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    peaks = fsdp_memory(layers, d_model, d_ff, rows * devices, 1)\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] / devices <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "the check's own measurement, cached": (
+            "import functools\n"
+            "_measure = functools.cache(fsdp_memory)\n"
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    peaks = _measure(layers, d_model, d_ff, rows, devices)\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "peaks worked out, then the budget compared with the shards only": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    given = 2 * layers * block / devices + 2 * 4 * rows * d_model\n"
+            "    peaks = {'FSDP': given + layers * block, 'FSDP per block': given + 2 * block}\n"
+            "    for name in peaks:\n"
+            "        if given <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "always the re-gathering step when it fits (ignores that it sends more)": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    given = 2 * layers * block / devices + 2 * 4 * rows * d_model\n"
+            "    return 'FSDP per block' if given + 2 * block <= budget else None"
+        ),
+    },
+    "09.2": {
+        "hard-coded bytes (the explicit FSDP x TP step of section 4)": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    return list(measured['FSDP × TP']['step'].costs)"
+        ),
+        "section 4's DP x TP prediction with the sizes as parameters": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    activation = 4 * batch // dp * dm\n"
+            "    sliced = 4 * layers * ((dm * df + df + df * dm) // tp + dm)\n"
+            "    costs = [ah.collective_cost('all-reduce', activation, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', sliced + 4, dp))\n"
+            "    return costs"
+        ),
+        "compiled and read, not predicted": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    grid = jax.make_mesh((dp, tp), ('data', 'model'), axis_types=(AxisType.Explicit,) * 2)\n"
+            "    shapes = {'w1': (dm, df), 'b1': (df,), 'w2': (df, dm), 'b2': (dm,)}\n"
+            "    sds = lambda s, p: jax.ShapeDtypeStruct(s, jnp.float32, sharding=NamedSharding(grid, p))\n"
+            "    params = [{k: sds(shapes[k], p) for k, p in mixed_specs.items()}] * layers\n"
+            "    data = sds((batch, dm), P('data'))\n"
+            "    step = make_fsdp_tp_step(grid, layers)\n"
+            "    return list(ah.compiled_traffic(step, params, params, data, data).costs)"
+        ),
+        "the check's own measurement, cached": (
+            "import functools\n"
+            "_bytes = functools.cache(compiled_fsdp_tp_bytes)\n"
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    return list(_bytes(batch, layers, dp, tp).costs)"
+        ),
+        "the mesh's sizes taken from the notebook, not the arguments": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp_size\n"
+            "    activation = 4 * batch // dp_size * dm\n"
+            "    costs = [ah.collective_cost('all-gather', weight, dp_size)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('reduce-scatter', weight, dp_size)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * (df // tp_size + dm), dp_size)] * layers\n"
+            "    costs += [ah.collective_cost('all-reduce', activation, tp_size)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp_size))\n"
+            "    return costs"
+        ),
+        "the step compiled on one device, its gradient sum priced over all devices": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    alone = compiled_fsdp_tp_bytes(batch, layers, 1, 1)\n"
+            "    whole = 4 * layers * (2 * dm * df + df + dm)\n"
+            "    return [*alone.costs, ah.collective_cost('all-reduce', whole, dp * tp)]"
+        ),
+        "the weight gathers priced, then left out of the sum": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    activation = 4 * batch // dp * dm\n"
+            "    gathers = [ah.collective_cost('all-gather', weight, dp)] * (2 * layers)\n"
+            "    costs = [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
+            "    costs += [ah.collective_cost('all-reduce', activation, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp))\n"
+            "    return costs"
+        ),
+        "gradients all-reduced along data instead of reduce-scattered": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    activation = 4 * batch // dp * dm\n"
+            "    costs = [ah.collective_cost('all-gather', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
+            "    costs += [ah.collective_cost('all-reduce', activation, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp))\n"
+            "    return costs"
+        ),
+        "biases' gradient sums forgotten": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    activation = 4 * batch // dp * dm\n"
+            "    costs = [ah.collective_cost('all-gather', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', activation, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp))\n"
+            "    return costs"
+        ),
+    },
+    # Each answer replaces the whole solution cell, so it defines both functions.
+    "09.3": {
+        "hard-coded parameters instead of a gather": (
+            "def gather(shards):\n    return jax.tree.map(jnp.asarray, params_np)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True) / n, grads)\n"
+        ),
+        "all-reduce then slice instead of a reduce-scatter": (
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, ALL, axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    def block(g):\n"
+            "        rows = g.shape[0] // n\n"
+            "        k = jax.lax.axis_index(ALL)\n"
+            "        return jax.lax.dynamic_slice_in_dim(jax.lax.psum(g, ALL) / n, k * rows, rows)\n"
+            "    return jax.tree.map(block, grads)"
+        ),
+        "scatter without the mean": (
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, ALL, axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True), grads)"
+        ),
+        "a gather by summing zero-padded blocks (all-reduce)": (
+            "def gather(shards):\n"
+            "    def whole(b):\n"
+            "        k = jax.lax.axis_index(ALL)\n"
+            "        padded = jnp.zeros((b.shape[0] * n, *b.shape[1:]), b.dtype)\n"
+            "        return jax.lax.psum(jax.lax.dynamic_update_slice_in_dim(padded, b, k * b.shape[0], 0), ALL)\n"
+            "    return jax.tree.map(whole, shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True) / n, grads)\n"
+        ),
+        "gathered along one mesh axis only": (
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, 'data', axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, 'data', scatter_dimension=0, tiled=True) / n, grads)\n"
+        ),
+        "no scatter: the whole gradient left as autodiff returns it": (
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, ALL, axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(lambda g: g / n, grads)\n"
+        ),
+        "psum_scatter called, its result thrown away": (
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, ALL, axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    def block(g):\n"
+            "        jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True)\n"
+            "        rows = g.shape[0] // n\n"
+            "        return jax.lax.dynamic_slice_in_dim(g, jax.lax.axis_index(ALL) * rows, rows) / n\n"
+            "    return jax.tree.map(block, grads)\n"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "09.1": {
+        "hard-coded": "hard-coded choice",
+        "twin route": "compiled and measured, not sized",
+        "tailored": "the notebook's sizes, not the arguments",
+        "default": "the peak taken as what the arrays hold between steps",
+        "elsewhere": "measured on one device, divided by the device count",
+        "reference": "the check's own measurement, cached",
+        "idle": "peaks worked out, then the budget compared with the shards only",
+    },
+    "09.2": {
+        "hard-coded": "hard-coded bytes (the explicit FSDP x TP step of section 4)",
+        "twin route": "compiled and read, not predicted",
+        "tailored": "the mesh's sizes taken from the notebook, not the arguments",
+        "default": "section 4's DP x TP prediction with the sizes as parameters",
+        "elsewhere": "the step compiled on one device, its gradient sum priced over all devices",
+        "reference": "the check's own measurement, cached",
+        "idle": "the weight gathers priced, then left out of the sum",
+    },
+    "09.3": {
+        "hard-coded": "hard-coded parameters instead of a gather",
+        "twin route": "a gather by summing zero-padded blocks (all-reduce)",
+        "tailored": "gathered along one mesh axis only",
+        "default": "no scatter: the whole gradient left as autodiff returns it",
+        "elsewhere": "all-reduce then slice instead of a reduce-scatter",
+        "reference": "n/a: the check cell defines only the harness (fsdp_with trains with the "
+        "learner's two functions, by_kind formats bytes) and the expected values, none of which "
+        "gathers or scatters anything a learner could call in their place",
+        "idle": "psum_scatter called, its result thrown away",
+    },
+}

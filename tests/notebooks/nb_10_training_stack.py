@@ -1,0 +1,247 @@
+"""Notebook 10_training_stack: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "10.1": {
+        "hard-coded rules for the example's axes": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    return {'batch': 'data', 'heads': 'model', 'mlp': 'model'}"
+        ),
+        "nothing split: the default layout does the work": "def layout_rules(dp, fsdp, tp):\n    return {}",
+        "FSDP does not split the batch": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    return {'batch': dp, 'embed': fsdp, 'heads': tp, 'mlp': tp}"
+        ),
+        "DP splits the parameters too (everything FSDP)": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embed': both or None, 'heads': tp, 'mlp': tp}"
+        ),
+        "TP splits each head's width, not the heads": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embed': fsdp, 'head_dim': tp, 'mlp': tp}"
+        ),
+        "the batch over the FSDP axes first": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (fsdp, dp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embed': fsdp, 'heads': tp, 'mlp': tp}"
+        ),
+        "tailored to the case it was shown": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    if (dp, fsdp, tp) == ('data', None, 'model'):\n"
+            "        return {'batch': 'data', 'heads': 'model', 'mlp': 'model'}\n"
+            "    return layouts['FSDP×TP']"
+        ),
+        "section 2's layouts looked up by which kinds are present": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    kinds = (dp is not None, fsdp is not None, tp is not None)\n"
+            "    name = {(True, False, False): 'DP', (False, True, False): 'FSDP',\n"
+            "            (False, False, True): 'TP'}.get(kinds, 'FSDP×TP')\n"
+            "    return layouts[name]"
+        ),
+        "rules under names the model does not use (they split nothing)": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
+            "    return {'batch': both or None, 'embedding': fsdp, 'attention_heads': tp, 'hidden': tp}"
+        ),
+    },
+    "10.2": {
+        "every device, divisible or not": (
+            "def resume_target(abstract, devices):\n"
+            "    grid = jax.make_mesh((len(devices),), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices)\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "the notebook's own mesh, not the devices given": (
+            "def resume_target(abstract, devices):\n"
+            "    return train_state_target(abstract, layouts['FSDP'], mesh)"
+        ),
+        "the abstract state as it is: the default placement does the work": (
+            "def resume_target(abstract, devices):\n    return abstract"
+        ),
+        "the state in memory moved there, not restored": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return jax.device_put(train_state, jax.tree.map(lambda t: t.sharding, target))"
+        ),
+        "only the parameters placed; optimizer state and step left to the default": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    placed = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return {**abstract, 'params': placed['params']}"
+        ),
+        "the devices in id order, not the order given": (
+            "def resume_target(abstract, devices):\n"
+            "    devices = sorted(devices, key=lambda d: d.id)\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "replicated over the survivors instead of FSDP": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data'}, grid)"
+        ),
+        "tailored: every device when they divide, else one": (
+            "def resume_target(abstract, devices):\n"
+            "    fits = sizes['d_model'] % len(devices) == 0 and batch_size % len(devices) == 0\n"
+            "    count = len(devices) if fits else 1\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "the checkpoint restored in here, arrays returned as the target": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return manager.restore(steps, args=ocp.args.StandardRestore(target))"
+        ),
+        "the target built, then its shardings dropped": (
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
+            "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
+            "    return jax.tree.map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), target)"
+        ),
+    },
+    "10.3": {
+        "hard-coded bytes of the example": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    return {'parameters': held['TP'].largest('parameters'),\n"
+            "            'optimizer': held['TP'].largest('optimizer')}"
+        ),
+        "every parameter split over every device": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    total = 2 * v * d + sizes['layers'] * (4 * d * w + 2 * d * f)\n"
+            "    p = 4 * total // math.prod(mesh_shape.values())\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "one moment, as SGD with momentum would keep": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    def ways(name):\n"
+            "        axes = layout.get(name)\n"
+            "        axes = () if axes is None else (axes,) if isinstance(axes, str) else axes\n"
+            "        return math.prod(mesh_shape[a] for a in axes)\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d // ways('embed') // ways('vocab') + sizes['layers'] * (\n"
+            "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
+            "    return {'parameters': p, 'optimizer': p + 4}"
+        ),
+        "Adam's step count forgotten": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    def ways(name):\n"
+            "        axes = layout.get(name)\n"
+            "        axes = () if axes is None else (axes,) if isinstance(axes, str) else axes\n"
+            "        return math.prod(mesh_shape[a] for a in axes)\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d // ways('embed') // ways('vocab') + sizes['layers'] * (\n"
+            "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p}"
+        ),
+        "the vocabulary never split": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    def ways(name):\n"
+            "        axes = layout.get(name)\n"
+            "        axes = () if axes is None else (axes,) if isinstance(axes, str) else axes\n"
+            "        return math.prod(mesh_shape[a] for a in axes)\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d // ways('embed') + sizes['layers'] * (\n"
+            "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "placed and measured, not predicted": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    grid = ah.make_mesh(tuple(mesh_shape), tuple(mesh_shape.values()))\n"
+            "    with nnx.use_eager_sharding(False):\n"
+            "        params = nnx.state(Decoder(**sizes))\n"
+            "    placed = jax.device_put(params, shardings(params, layout, grid))\n"
+            "    with jax.set_mesh(grid):\n"
+            "        held = ah.state_bytes(parameters=placed, optimizer=init_optimizer(placed))\n"
+            "    return {'parameters': held.largest('parameters'), 'optimizer': held.largest('optimizer')}"
+        ),
+        "the notebook's sizes and mesh, not the arguments": (
+            "def predict_bytes(sizes_, layout, mesh_shape):\n"
+            "    def ways(name):\n"
+            "        axes = layout.get(name)\n"
+            "        axes = () if axes is None else (axes,) if isinstance(axes, str) else axes\n"
+            "        return math.prod(mesh.shape[a] for a in axes)\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d // ways('embed') // ways('vocab') + sizes['layers'] * (\n"
+            "        4 * d * w // ways('embed') // ways('heads') + 2 * d * f // ways('embed') // ways('mlp')))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "the layout ignored: every parameter whole, as by default": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    d, v, f, w = sizes['d_model'], sizes['vocab'], sizes['d_ff'], sizes['heads'] * sizes['head_dim']\n"
+            "    p = 4 * (2 * v * d + sizes['layers'] * (4 * d * w + 2 * d * f))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
+        "section 3's measurements looked up by layout": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    for name, known in layouts.items():\n"
+            "        if known == layout:\n"
+            "            return {'parameters': held[name].largest('parameters'),\n"
+            "                    'optimizer': held[name].largest('optimizer')}\n"
+            "    return {'parameters': held['FSDP'].largest('parameters'),\n"
+            "            'optimizer': held['FSDP'].largest('optimizer')}"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "10.1": {
+        "hard-coded": "hard-coded rules for the example's axes",
+        "twin route": "n/a: the answer is a dictionary of mesh-axis names, with no computation "
+        "in it; any road that builds the right dictionary is the skill itself",
+        "tailored": "tailored to the case it was shown",
+        "default": "nothing split: the default layout does the work",
+        "elsewhere": "n/a: no array is computed, placed or moved by this answer, so there is "
+        "nowhere else for the work to be done",
+        "reference": "section 2's layouts looked up by which kinds are present",
+        "idle": "rules under names the model does not use (they split nothing)",
+    },
+    "10.2": {
+        "hard-coded": "the notebook's own mesh, not the devices given",
+        "twin route": "n/a: the target is a tree of ShapeDtypeStructs with shardings; any road "
+        "to the same shardings over the same devices is the skill, and the roads that place "
+        "data instead are the elsewhere and reference answers",
+        "tailored": "tailored: every device when they divide, else one",
+        "default": "the abstract state as it is: the default placement does the work",
+        "elsewhere": "the state in memory moved there, not restored",
+        "reference": "the checkpoint restored in here, arrays returned as the target",
+        "idle": "the target built, then its shardings dropped",
+    },
+    "10.3": {
+        "hard-coded": "hard-coded bytes of the example",
+        "twin route": "n/a: the answer is arithmetic on the sizes; the same arithmetic by "
+        "another road (NumPy, a loop) is the skill, and the roads that build arrays are the "
+        "elsewhere answer the route check rejects",
+        "tailored": "the notebook's sizes and mesh, not the arguments",
+        "default": "the layout ignored: every parameter whole, as by default",
+        "elsewhere": "placed and measured, not predicted",
+        "reference": "section 3's measurements looked up by layout",
+        "idle": "n/a: the task names no API to call (it is arithmetic), so no call can sit idle "
+        "beside the answer; calls that build or place arrays are refused by the route check",
+    },
+}

@@ -1,0 +1,252 @@
+"""Notebook A1_custom_kernels: the wrong answers its checks must reject, and which of them stands
+for each kind of lazy answer (see :mod:`tests.notebooks`)."""
+
+from __future__ import annotations
+
+WRONG_ANSWERS: dict[str, dict[str, str]] = {
+    "A1.1": {
+        "hard-coded result of the example": (
+            "def squared_difference(x, y):  # the example's answer, whatever the input\n"
+            "    return jnp.asarray((np.asarray(xa) - np.asarray(ya)) ** 2)"
+        ),
+        "NumPy detour": (
+            "def squared_difference(x, y):\n    return (np.asarray(x) - np.asarray(y)) ** 2"
+        ),
+        "plain jax.numpy, no kernel": "def squared_difference(x, y):\n    return (x - y) ** 2",
+        "a kernel, but the wrong operation": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = x_ref[...] - y_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
+        "difference taken outside, a one-input kernel squares it": (
+            "def _kernel(d_ref, o_ref):\n"
+            "    o_ref[...] = d_ref[...] * d_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x - y)"
+        ),
+        "an idle kernel beside plain jax.numpy": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[...] - y_ref[...]\n"
+            "    o_ref[...] = d * d\n"
+            "def squared_difference(x, y):\n"
+            "    pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                   interpret=INTERPRET)(x, y)  # called, result unused\n"
+            "    return (x - y) ** 2"
+        ),
+        "difference taken outside, passed to the kernel twice": (
+            "def _kernel(a_ref, b_ref, o_ref):\n"
+            "    o_ref[...] = a_ref[...] * b_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    d = x - y\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(d, d)"
+        ),
+        "everything outside, the kernel copies it (y passed along unused)": (
+            "def _kernel(d_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = d_ref[...]\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)((x - y) ** 2, y)"
+        ),
+        "tailored: a kernel written for 2-D blocks only": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[:, :] - y_ref[:, :]\n"
+            "    o_ref[:, :] = d * d\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
+        "the check's own reference called back from inside the kernel": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    x, y = x_ref[...], y_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(squared_difference_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x, y)\n"
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)"
+        ),
+    },
+    "A1.2": {
+        "hard-coded result of the example": (
+            "def column_rms_norm(x, block_cols):  # the example's answer, whatever the input\n"
+            "    return xc * jax.lax.rsqrt(jnp.mean(xc * xc, axis=0, keepdims=True) + EPS)"
+        ),
+        "plain jax.numpy, no kernel": (
+            "def column_rms_norm(x, block_cols):\n"
+            "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
+        ),
+        "NumPy detour": (
+            "def column_rms_norm(x, block_cols):\n"
+            "    x = np.asarray(x)\n"
+            "    return x / np.sqrt((x ** 2).mean(axis=0, keepdims=True) + EPS)"
+        ),
+        "a kernel, but one program for the whole array (no tiling)": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x)"
+        ),
+        "the lesson's row tiling kept": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    n, width = x.shape\n"
+            "    block = n // (width // block_cols)\n"
+            "    spec = pl.BlockSpec((block, width), lambda i: (i, 0))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(width // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
+        "no BlockSpecs: every program normalises the whole array": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), interpret=INTERPRET)(x)"
+        ),
+        "the lesson's row kernel applied to the transpose": (
+            "def column_rms_norm(x, block_cols):\n"
+            "    t = x.T\n"
+            "    spec = pl.BlockSpec((block_cols, t.shape[1]), lambda i: (i, 0))\n"
+            "    out = pl.pallas_call(rms_norm_kernel,\n"
+            "                         out_shape=jax.ShapeDtypeStruct(t.shape, t.dtype),\n"
+            "                         grid=(t.shape[0] // block_cols,), in_specs=[spec],\n"
+            "                         out_specs=spec, interpret=INTERPRET)(t)\n"
+            "    return out.T"
+        ),
+        "an idle column kernel beside plain jax.numpy": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    o_ref[...] = x_ref[...]\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                   grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                   out_specs=spec, interpret=INTERPRET)(x)  # result unused\n"
+            "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)"
+        ),
+        "tailored: an index_map in elements, right when a block is one column": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j * block_cols))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
+        "the check's own reference called back from inside a column-tiled kernel": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    x = x_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(column_rms_numpy,\n"
+            "                                   jax.ShapeDtypeStruct(x.shape, x.dtype), x)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
+    },
+    "A1.3": {
+        "hard-coded result of the example": (
+            "def power_sum_ffi(x, power):  # the example's answer, whatever the input\n"
+            "    return jnp.asarray((np.abs(np.asarray(xp)) ** 3).sum(axis=-1))"
+        ),
+        "plain jax.numpy, no FFI call": (
+            "def power_sum_ffi(x, power):\n    return jnp.sum(jnp.abs(x) ** power, axis=-1)"
+        ),
+        "the attribute as a float32": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='sequential')\n"
+            "    return call(x, power=np.float32(power))"
+        ),
+        "a fixed power": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    return call(x, power=np.int64(2))"
+        ),
+        "no vmap_method": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype))\n"
+            "    return call(x, power=np.int64(power))"
+        ),
+        "an FFI call made and thrown away beside plain jax.numpy": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    call(x, power=np.int64(power))  # result unused\n"
+            "    return jnp.sum(jnp.abs(x) ** power, axis=-1)"
+        ),
+        "one kernel call per batch element under vmap": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='sequential')\n"
+            "    return call(x, power=np.int64(power))"
+        ),
+        "the sums made on the host by a callback, the FFI result multiplied by zero": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    host = jax.pure_callback(\n"
+            "        lambda v: (np.abs(v) ** power).sum(axis=-1).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), x, vmap_method='broadcast_all')\n"
+            "    return host + 0 * s"
+        ),
+        "the FFI result handed to the check's own reference in a callback": (
+            "def power_sum_ffi(x, power):\n"
+            "    call = jax.ffi.ffi_call(power_sum_target,\n"
+            "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+            "                            vmap_method='broadcast_all')\n"
+            "    s = call(x, power=np.int64(power))\n"
+            "    return jax.pure_callback(\n"
+            "        lambda s, v: power_sum_numpy(v, power).astype(np.float32),\n"
+            "        jax.ShapeDtypeStruct(s.shape, s.dtype), s, x, vmap_method='broadcast_all')"
+        ),
+    },
+}
+
+COVERAGE: dict[str, dict[str, str]] = {
+    "A1.1": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no kernel",
+        "tailored": "tailored: a kernel written for 2-D blocks only",
+        "default": "n/a: pallas_call's defaults (one program, the whole array as its block) are "
+        "what the task asks for, and no default computes the squared difference for the learner",
+        "elsewhere": "difference taken outside, a one-input kernel squares it",
+        "reference": "the check's own reference called back from inside the kernel",
+        "idle": "an idle kernel beside plain jax.numpy",
+    },
+    "A1.2": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "the lesson's row kernel applied to the transpose",
+        "tailored": "tailored: an index_map in elements, right when a block is one column",
+        "default": "no BlockSpecs: every program normalises the whole array",
+        "elsewhere": "NumPy detour",
+        "reference": "the check's own reference called back from inside a column-tiled kernel",
+        "idle": "an idle column kernel beside plain jax.numpy",
+    },
+    "A1.3": {
+        "hard-coded": "hard-coded result of the example",
+        "twin route": "plain jax.numpy, no FFI call",
+        "tailored": "a fixed power",
+        "default": "no vmap_method",
+        "elsewhere": "the sums made on the host by a callback, the FFI result multiplied by zero",
+        "reference": "the FFI result handed to the check's own reference in a callback",
+        "idle": "an FFI call made and thrown away beside plain jax.numpy",
+    },
+}
