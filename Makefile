@@ -173,10 +173,8 @@ pin-envs:
 # copy always): its solutions must score every exercise.
 .PHONY: test-grade
 GRADE_ONLY ?=
-empty :=
-GRADE_K = $(if $(strip $(GRADE_ONLY)),and ($(subst $(empty) $(empty), or ,$(patsubst %,%_,$(strip $(GRADE_ONLY))))))
 test-grade: setup
-	AURORA_GRADE_ALL=1 $(PY) -m pytest -q -p no:randomly -n $(JOBS) tests/test_grading.py -k "real_notebook or (every_course_notebook $(GRADE_K))"
+	AURORA_GRADE_NOTEBOOKS="$(or $(strip $(GRADE_ONLY)),all)" $(PY) -m pytest -q -p no:randomly -n $(JOBS) -m grade tests/test_grading.py
 
 # The PyTorch side of `aurora bench --compare torch`, in its own environment: PyTorch's CPU build
 # on Python 3.11 (TORCH_PYTHON), with the versions pinned in ci/torch.txt.
