@@ -74,3 +74,25 @@ def test_the_course_map_names_every_module_and_only_those():
     modules = {p.stem for p in top.glob("*.py")} - {"__init__"}
     modules |= {p.parent.name for p in top.glob("*/__init__.py")}
     assert named == modules, f"missing: {sorted(modules - named)}; gone: {sorted(named - modules)}"
+
+
+#: A path into the repository as the documents and ci/ name it (placeholders such as
+#: ``tests/test_<module>.py`` or ``ci/tested-jax-VERSION.txt`` are not paths and do not match).
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:aurora_helpers|aurora_course|tests|scripts|ci|docs|notebooks)/[\w/.<>${*-]*)"
+)
+
+
+def test_the_documents_and_ci_name_files_that_exist():
+    """A map or a comment that names a file which has moved misleads the next reader."""
+    documents = [ROOT / "CONTRIBUTING.md", ROOT / "README.md", ROOT / "Makefile"]
+    documents += sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "ci").glob("*.txt"))
+    missing = []
+    for document in documents:
+        for match in _PATH.finditer(document.read_text(encoding="utf-8")):
+            path = match.group(1).rstrip(".-")
+            if re.search(r"[A-Z]{2,}|[*<${]", path):
+                continue  # a placeholder (NN, VERSION, <module>, $(VAR)) or a pattern
+            if not (ROOT / path).exists():
+                missing.append(f"{document.name}: {path}")
+    assert not missing, missing
