@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,27 @@ def test_importing_the_helpers_or_running_the_colab_fixer_imports_no_jax():
         assert "aurora_helpers" in loaded, args  # the measurement works
         heavy = sorted(m for m in loaded if m.split(".")[0] in ("jax", "jaxlib", "numpy"))
         assert not heavy, (args, heavy[:5])
+
+
+def test_the_scripts_import_what_the_packages_have():
+    """scripts/ run outside pytest (make test-launchers, the workflow): an import of a module that
+    moved would fail there only, late in CI."""
+    wrong = []
+    for path in sorted((ROOT / "scripts").iterdir()):
+        if not (
+            path.is_file() and path.read_text(errors="replace").startswith("#!/usr/bin/env python")
+        ):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (
+                isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in PACKAGES
+            ):
+                continue
+            module = importlib.import_module(node.module or "")
+            for alias in node.names:
+                found = hasattr(module, alias.name) or importlib.util.find_spec(
+                    f"{node.module}.{alias.name}"
+                )
+                if not found:
+                    wrong.append(f"{path.name}: from {node.module} import {alias.name}")
+    assert not wrong, wrong
