@@ -323,14 +323,16 @@ def test_every_course_solution_and_its_stub_pass_the_screen():
             for index in exercise.solutions:
                 source = course.cells[index].source
                 for version in (source, stub_source(source)):
-                    assert screen_solution(version, names, own).problems == [], (
+                    assert screen_solution(version, names, own, exercise.label).problems == [], (
                         path.name,
                         exercise.label,
                     )
 
 
 COURSE = course_names(
-    ["import aurora_helpers as ah\nimport jax.numpy as jnp\nimport numpy as np\nexpected = 3"],
+    [
+        "import aurora_helpers as ah\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nexpected = 3"
+    ],
     ["def f(x):\n    return x"],
 )
 
@@ -364,6 +366,12 @@ COURSE = course_names(
         ("def f(x):\n    expected.clear()\n    return x", False),  # a course value, in place
         ("def f(x):\n    np.zeros(3).tofile('/tmp/log')\n    return x", False),
         ("def f(:", False),
+        # The check's environment: its transfer guard, configuration, mesh, defaults.
+        ("def f(x):\n    with jax.transfer_guard('allow'):\n        return np.asarray(x)", False),
+        ("from jax import transfer_guard_device_to_host as allow", False),
+        ("def f(x):\n    jax.config.update('jax_transfer_guard', 'allow')\n    return x", False),
+        ("def f(x):\n    with jax.sharding.use_mesh(x):\n        return x", False),
+        ("def f(x):\n    with jax.default_device(jax.devices()[0]):\n        return x", False),
     ],
 )
 def test_the_screen_rejects_what_could_fake_a_pass(source, tampering):
@@ -380,9 +388,21 @@ def test_the_screen_accepts_ordinary_answers():
     ok = (
         "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
         "def f(x, *, n=2):\n    '''Doc.'''\n    out = {}\n    out['a'] = x\n    a, b = 1, 2\n"
-        "    out.update(b=1)\n    np.sort(x).sort()\n    jax.config.update('jax_enable_x64', False)\n"
+        "    out.update(b=1)\n    np.sort(x).sort()\n"
         "    return jax.jit(lambda y: y * n)(x) + a + b\n\nf_value: int = 3\n"
         "from jax.experimental import pallas as pl\n\n"
         "def kernel(x_ref, o_ref):\n    o_ref[...] = pl.load(x_ref, (slice(None),)) * 2\n"
     )
     assert screen_solution(ok, COURSE, {"f", "f_value", "kernel"}).problems == []
+
+
+def test_only_the_exercise_that_teaches_it_may_change_the_environment():
+    """01.4 switches 64-bit mode on inside its answer (its lesson); no other exercise may, and
+    01.4 may not reach the configuration another way."""
+    x64 = "import jax\n\ndef f(x):\n    with jax.enable_x64(True):\n        return x\n"
+    assert screen_solution(x64, COURSE, {"f"}, "01.4").problems == []
+    assert "environment" in screen_solution(x64, COURSE, {"f"}, "01.3").problems[0]
+    config = (
+        "import jax\n\ndef f(x):\n    jax.config.update('jax_enable_x64', True)\n    return x\n"
+    )
+    assert screen_solution(config, COURSE, {"f"}, "01.4").problems

@@ -182,3 +182,37 @@ def test_check_with_route_end_to_end(ring):
     assert ah.check("r.1", _psum_mean(mesh), args=(x,), expected=expected, route=route).solved
     wrong = ah.check("r.1", lambda a: jnp.mean(a, 0), args=(x,), expected=expected, route=route)
     assert wrong.wrong and "shard_map" in wrong.detail
+
+
+def _switching(x):
+    """A lazy answer: NumPy's right cumulative sum on concrete inputs; traced, the taught
+    primitive, but only where the inputs shown are small (wrong on larger ones)."""
+    try:
+        return jnp.asarray(np.cumsum(np.asarray(x)), dtype=x.dtype)
+    except jax.errors.TracerArrayConversionError:
+        return jax.lax.cumsum(x) if x.shape[0] < 5 else x
+
+
+def _cumsum_check(answer, route):
+    small, large = jnp.arange(3.0), jnp.arange(8.0)
+    case = ah.Case((large,), jnp.cumsum(large), "n = 8")
+    return ah.check("90.1", answer, jnp.cumsum(small), args=(small,), cases=[case], route=route)
+
+
+def test_values_come_from_the_trace_the_route_checks_read():
+    """With a route check that reads the traced program, every value comes from that program: an
+    answer cannot show NumPy's values to the cases and JAX's route to the route check."""
+    result = _cumsum_check(_switching, [ah.uses("cumsum")])
+    assert result.wrong and "n = 8" in result.detail, result
+    assert _cumsum_check(jax.lax.cumsum, [ah.uses("cumsum")]).solved
+    assert _cumsum_check(lambda x: jnp.cumsum(x), [ah.uses("cumsum")]).solved  # the jnp spelling
+
+
+def test_without_a_tracing_route_the_answer_is_called_as_it_is():
+    """Route checks that call the answer (compiles, donation, ...) see the real function, and an
+    answer JAX cannot trace still gets its values (the tracing route then says why it fails)."""
+    assert _cumsum_check(_switching, []).solved  # nothing reads a trace: plain calls
+    numpy_only = lambda x: jnp.asarray(np.cumsum(np.asarray(x)), dtype=x.dtype)  # noqa: E731
+    result = _cumsum_check(numpy_only, [ah.uses("cumsum")])
+    assert result.wrong and "cannot be traced" in result.detail
+    assert "values differ" not in result.detail  # its values were right, called as it is

@@ -63,8 +63,8 @@ def screen(
     them; a reach for the checking code in any cell of the section counts, run or not."""
     own = own_names(course, label)
     live = live_cells(pieces)
-    verdict = screen_answer(live, names, own) if live else Screening()
-    for attempt in screen_answer(pieces, names, own).attempts if pieces else []:
+    verdict = screen_answer(live, names, own, label) if live else Screening()
+    for attempt in screen_answer(pieces, names, own, label).attempts if pieces else []:
         if attempt not in verdict.attempts:
             verdict.problems.append(attempt)
             verdict.attempts.append(attempt)

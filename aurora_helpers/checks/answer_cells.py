@@ -222,9 +222,10 @@ class Answer:
     cells: list[str]
     course: CourseNames = field(default_factory=CourseNames)
     own: frozenset[str] = frozenset()
+    exercise: str = ""
 
     def screen(self) -> Screening:
-        return screen_answer(self.cells, self.course, self.own)
+        return screen_answer(self.cells, self.course, self.own, self.exercise)
 
 
 def live_cells(cells: Sequence[str]) -> list[str]:
@@ -323,7 +324,7 @@ def find_answer(history: Sequence[str], label: str) -> Answer | None:
     for name, description in bindings(ast.Module(body=rest, type_ignores=[])).items():
         bound.setdefault(name, description)
     course = CourseNames(bound=bound, imports=frozenset(imports))
-    return Answer(live_cells(pieces), course, frozenset(cells[start].bound - set(bound)))
+    return Answer(live_cells(pieces), course, frozenset(cells[start].bound - set(bound)), label)
 
 
 def kernel_history() -> list[str] | None:

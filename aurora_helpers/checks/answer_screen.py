@@ -37,6 +37,7 @@ from ._answer_rules import (
     NEVER_IMPORTS,
     TAMPERING_BUILTINS,
     TAMPERING_IMPORTS,
+    TAUGHT_ENVIRONMENT,
 )
 
 
@@ -215,9 +216,10 @@ class _Screen(ast.NodeVisitor):
     """Walks an answer cell, collecting problems; tracks the enclosing function's locals and
     which names stand for which modules (the cell's own imports and the notebook's)."""
 
-    def __init__(self, tree: ast.Module, course: CourseNames) -> None:
+    def __init__(self, tree: ast.Module, course: CourseNames, exercise: str = "") -> None:
         self.verdict = Screening()
         self.course = course
+        self.taught = TAUGHT_ENVIRONMENT.get(exercise, frozenset())
         self.allowed_imports = BASE_IMPORTS | course.imports | {"aurora_helpers"}
         self.locals: list[set[str]] = []
         self.calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)]
@@ -248,7 +250,8 @@ class _Screen(ast.NodeVisitor):
             if found is not None:
                 why, tampering = found
                 name = ".".join(parts[: end + 1])
-                self.problem(node, f"`{name}` {why}", tampering=tampering)
+                if name not in self.taught:  # the exercise's own lesson
+                    self.problem(node, f"`{name}` {why}", tampering=tampering)
                 return
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
@@ -364,19 +367,23 @@ class _Screen(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) -> Screening:
+def screen_solution(
+    source: str, course: CourseNames, own_names: Iterable[str], exercise: str = ""
+) -> Screening:
     """Why ``source`` may not stand in for a course solution cell (no problems: it may).
 
     Args:
         source: the learner's answer (one cell, or an exercise's cells joined).
         course: the course notebook's names (:func:`course_names`).
         own_names: names the course's own solution cell binds; the learner may bind these.
+        exercise: its label; an exercise whose lesson changes the environment may do that
+            (:data:`~aurora_helpers.checks._answer_rules.TAUGHT_ENVIRONMENT`).
     """
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
         return Screening([f"line {err.lineno}: not valid Python ({err.msg})"])
-    screen = _Screen(tree, course)
+    screen = _Screen(tree, course, exercise)
     own = set(own_names)
     for node in _top_level(tree.body):
         for name, description in _own_statement_names(node):
@@ -400,18 +407,20 @@ def screen_solution(source: str, course: CourseNames, own_names: Iterable[str]) 
     return screen.verdict
 
 
-def screen_answer(cells: Sequence[str], course: CourseNames, own_names: Iterable[str]) -> Screening:
+def screen_answer(
+    cells: Sequence[str], course: CourseNames, own_names: Iterable[str], exercise: str = ""
+) -> Screening:
     """:func:`screen_solution` of an answer written over several cells, screened as one piece of
     code (an import in one cell counts in the next) but with each problem placed in its cell."""
     if len(cells) <= 1:
-        return screen_solution(cells[0] if cells else "", course, own_names)
+        return screen_solution(cells[0] if cells else "", course, own_names, exercise)
     starts, joined, line = [], [], 1
     for source in cells:
         starts.append(line)
         text = source.rstrip("\n")
         joined.append(text)
         line += text.count("\n") + 3  # the cell's lines, then two blank ones
-    verdict = screen_solution("\n\n\n".join(joined), course, own_names)
+    verdict = screen_solution("\n\n\n".join(joined), course, own_names, exercise)
 
     def place(problem: str) -> str:
         number, sep, rest = problem.removeprefix("line ").partition(": ")

@@ -19,7 +19,9 @@ names, and the line's format, are defined in :mod:`aurora_helpers.contract`.
 
 from __future__ import annotations
 
+import functools
 import html
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,11 +29,22 @@ from typing import Any
 import jax
 import numpy as np
 
+from ..compiled.jaxpr_inspect import Program, trace_program
 from ..contract import CheckRecord, Status, checks_raise, log_check
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
 RouteCheck = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], list[str]]
+
+#: The route checks that read the traced program (``ah.uses``, ``ah.avoids``, ...): a check with
+#: one takes its values from the same trace (see :func:`_traced_call`).
+_READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
+
+
+def reads_trace(requirement: RouteCheck) -> RouteCheck:
+    """Mark a route check as one that reads the answer's traced program (and returns it)."""
+    _READS_TRACE.add(requirement)
+    return requirement
 
 
 class ExerciseFailed(AssertionError):
@@ -276,6 +289,35 @@ def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any
     return value
 
 
+def _traced_call(
+    answer: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, Program | None]:
+    """The answer's value as the program JAX traces from it computes it, and that program.
+
+    A check whose route checks read the traced program takes its values from the same trace, so
+    an answer cannot give the values by one road (NumPy on concrete inputs) and show the route
+    checks another (the JAX it takes when traced). An answer JAX cannot trace is called as it
+    is (``None``: no program); the route checks then say that it cannot be traced.
+    """
+    try:
+        program = trace_program(answer, args, kwargs)
+    except (NotImplementedError, NotSolvedYet) as err:
+        raise _StillStub("Fill in the body of the function.") from err
+    except Exception:  # untraceable (a NumPy detour, a stub's `...`): the plain call says how
+        return _call(answer, args, kwargs), None
+    return program.run(*args, **kwargs), program
+
+
+def _replaying(answer: Callable[..., Any], program: Program) -> Callable[..., Any]:
+    """A function that runs ``program`` (one trace of ``answer``), named as the answer is."""
+
+    @functools.wraps(answer)
+    def replay(*args: Any, **kwargs: Any) -> Any:
+        return program.run(*args, **kwargs)
+
+    return replay
+
+
 def check(
     exercise: str,
     answer: Any,
@@ -395,12 +437,18 @@ def _judge(
     if expected is not None or not cases:
         runs.append(("", args, kwargs, expected))
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
+    one_trace = is_function and any(r in _READS_TRACE for r in route)
+    programs: list[Program | None] = []
     problems: list[str] = []
     per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
     try:
         for label, call_args, call_kwargs, want in runs:
             try:
-                got = _call(answer, call_args, call_kwargs) if is_function else answer
+                if one_trace:
+                    got, program = _traced_call(answer, call_args, call_kwargs)
+                    programs.append(program)
+                else:
+                    got = _call(answer, call_args, call_kwargs) if is_function else answer
             except _StillStub:
                 raise
             except Exception as err:  # the learner's code failed: say how, then give the hint
@@ -411,9 +459,13 @@ def _judge(
         problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
         if is_function:
             first_args, first_kwargs = (runs[0][1], runs[0][2])
+            traced = programs[0] if programs else None
+            # The route checks that read the program read the one the first value came from.
+            replay = _replaying(answer, traced) if traced is not None else answer
             for requirement in route:
+                fn = replay if requirement in _READS_TRACE else answer
                 try:
-                    problems += requirement(answer, first_args, first_kwargs)
+                    problems += requirement(fn, first_args, first_kwargs)
                 except Exception as err:
                     problems.append(f"its route could not be checked: {_error_gist(err)}")
     except _StillStub as stub:

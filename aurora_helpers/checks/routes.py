@@ -14,7 +14,7 @@ from typing import Any
 
 import jax
 
-from .exercises import RouteCheck
+from .exercises import RouteCheck, reads_trace
 
 #: Names a primitive has had across the supported JAX releases (``psum`` inside ``shard_map`` is
 #: ``psum_invariant`` in recent releases; a nested ``jit`` is ``pjit`` in older ones).
@@ -66,7 +66,7 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
             return [f"nothing your function returns goes through {names}{tail}"]
         return [f"your function's result goes through {names}{tail}"]
 
-    return requirement
+    return reads_trace(requirement)
 
 
 def uses(*primitives: str, why: str = "") -> RouteCheck:
@@ -119,7 +119,7 @@ def reduces_own_blocks(axis: str, *, why: str = "") -> RouteCheck:
             f"device, not each device's own block of the data{tail}"
         ]
 
-    return requirement
+    return reads_trace(requirement)
 
 
 def computes_per_device(*, why: str = "") -> RouteCheck:
@@ -149,7 +149,7 @@ def computes_per_device(*, why: str = "") -> RouteCheck:
             f"the per-device program must do the computing{tail}"
         ]
 
-    return requirement
+    return reads_trace(requirement)
 
 
 def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
@@ -174,7 +174,7 @@ def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> Route
         wanted = ", ".join(f"{v} {k}" for k, v in sorted(want.items())) or "no collectives"
         return [f"your compiled program has {said}; this exercise expects {wanted}{tail}"]
 
-    return requirement
+    return reads_trace(requirement)
 
 
 def compiles_once(calls: int = 3) -> RouteCheck:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.extend import core as jex_core
 
@@ -98,9 +99,31 @@ def _is_array(value: Any) -> bool:
     return isinstance(value, jax.Array | np.ndarray | jax.ShapeDtypeStruct)
 
 
-def _trace(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The jaxpr of ``fn(*args, **kwargs)``; arguments that are not arrays stay static."""
-    positions = [i for i, a in enumerate(args) if _is_array(a)]
+@dataclass(frozen=True)
+class Program:
+    """One trace of a function for given arguments: the program JAX built, and a way to run
+    exactly that program again (not the Python function, which could take another road)."""
+
+    closed: jex_core.ClosedJaxpr
+    out_tree: Any
+    positions: tuple[int, ...]  # the positional arguments that were traced (the arrays)
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """The program on ``args`` (arrays where it traced arrays; the rest as when traced)."""
+        outputs = jex_core.jaxpr_as_fun(self.closed)(*(args[i] for i in self.positions))
+        # An output the trace knew as a constant comes back as JAX's literal: make it an array.
+        arrays = [o if isinstance(o, jax.Array) else jnp.asarray(o) for o in outputs]  # tracers too
+        return jax.tree_util.tree_unflatten(self.out_tree, arrays)
+
+
+def trace_program(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Program:
+    """Trace ``fn(*args, **kwargs)`` once; arguments that are not arrays stay static.
+
+    Raises:
+        TypeError: ``fn`` cannot be traced because it takes a NumPy detour (or returns something
+            that is not an array or a pytree of them).
+    """
+    positions = tuple(i for i, a in enumerate(args) if _is_array(a))
 
     def traced(*arrays: Any) -> Any:
         full = list(args)
@@ -109,12 +132,18 @@ def _trace(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
         return fn(*full, **kwargs)
 
     try:
-        return jax.make_jaxpr(traced)(*(args[i] for i in positions)).jaxpr
+        closed, shape = jax.make_jaxpr(traced, return_shape=True)(*(args[i] for i in positions))
     except jax.errors.TracerArrayConversionError as err:
         raise TypeError(
             f"{getattr(fn, '__name__', fn)!r} cannot be traced: it converts a traced value to a "
             "NumPy array. Compute with jax.numpy (or inside the kernel) instead of NumPy."
         ) from err
+    return Program(closed, jax.tree_util.tree_structure(shape), positions)
+
+
+def _trace(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The jaxpr of ``fn(*args, **kwargs)``; arguments that are not arrays stay static."""
+    return trace_program(fn, args, kwargs).closed.jaxpr
 
 
 def _walk(jaxpr: Any, include_unused: bool) -> Iterator[Any]:

@@ -98,6 +98,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        np.asarray(a), a.sharding.with_memory_kind('pinned_host')), state)"
         ),
         "the check's own reference": "def park_state(state):\n    return parked_reference(state)",
+        "the check's transfer guard switched off for a NumPy detour": (
+            "def park_state(state):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        return jax.tree.map(lambda a: jax.device_put(\n"
+            "            np.asarray(a), a.sharding.with_memory_kind('pinned_host')), state)"
+        ),
     },
     "04.3": {
         "hard-coded: the sum of the notebook's inputs": (
@@ -141,6 +147,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    home = next(iter(a.devices()))\n"
             "    jax.device_put(a, device)  # made, then dropped\n"
             "    return jax.device_put(a + jax.device_put(b, home), device)"
+        ),
+        "the check's transfer guard switched off for a NumPy detour": (
+            "from jax import transfer_guard as guard\n"
+            "\n"
+            "def add_on(a, b, device):\n"
+            "    with guard('allow'):\n"
+            "        return jax.device_put(np.asarray(a) + np.asarray(b), device)"
         ),
     },
     "04.4": {
@@ -199,6 +212,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    rows = Mesh(np.array(jax.devices()), ('rows',))\n"
             "    whole = jnp.stack([v] * n).block_until_ready()\n"
             "    return jax.device_put(whole, NamedSharding(rows, PartitionSpec('rows')))"
+        ),
+        "the check's transfer guard switched off for section 7's NumPy route": (
+            "def replicate_rows(v):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        stacked_rows = np.broadcast_to(np.asarray(v), (n, *np.shape(v)))\n"
+            "        rows = Mesh(np.array(jax.devices()), ('rows',))\n"
+            "        return jax.device_put(stacked_rows, NamedSharding(rows, PartitionSpec('rows')))"
         ),
     },
 }

@@ -206,6 +206,17 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return {'parameters': held['FSDP'].largest('parameters'),\n"
             "            'optimizer': held['FSDP'].largest('optimizer')}"
         ),
+        "placed and measured under the check's transfer guard switched off": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        grid = ah.make_mesh(tuple(mesh_shape), tuple(mesh_shape.values()))\n"
+            "        with nnx.use_eager_sharding(False):\n"
+            "            params = nnx.state(Decoder(**sizes))\n"
+            "        placed = jax.device_put(params, shardings(params, layout, grid))\n"
+            "        with jax.set_mesh(grid):\n"
+            "            held = ah.state_bytes(parameters=placed, optimizer=init_optimizer(placed))\n"
+            "        return {'parameters': held.largest('parameters'), 'optimizer': held.largest('optimizer')}"
+        ),
     },
 }
 
