@@ -216,3 +216,18 @@ def test_without_a_tracing_route_the_answer_is_called_as_it_is():
     result = _cumsum_check(numpy_only, [ah.uses("cumsum")])
     assert result.wrong and "cannot be traced" in result.detail
     assert "values differ" not in result.detail  # its values were right, called as it is
+
+
+def test_a_result_computed_by_a_host_callback_is_wrong_where_the_check_reads_the_trace():
+    def on_host(x):
+        host = jax.pure_callback(lambda a: np.cumsum(a).astype(a.dtype), x, x)
+        return jax.lax.cumsum(x) * 0 + host  # the taught primitive present, the host's values
+
+    result = _cumsum_check(on_host, [ah.uses("cumsum")])
+    assert result.wrong and "pure_callback" in result.detail, result
+
+    def printing(x):
+        jax.debug.print("trial {x}", x=x)  # a trial print feeds no result
+        return jax.lax.cumsum(x)
+
+    assert _cumsum_check(printing, [ah.uses("cumsum")]).solved

@@ -41,6 +41,12 @@ RouteCheck = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], lis
 _READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 
 
+#: Primitives that hand values to Python on the host and back: where a check reads the traced
+#: program, a result that depends on one was computed by the host, not by JAX (``jax.debug.print``
+#: is a ``debug_callback`` and feeds no result, so a trial print is fine).
+HOST_CALLBACKS = frozenset({"pure_callback", "io_callback", "callback"})
+
+
 def reads_trace(requirement: RouteCheck) -> RouteCheck:
     """Mark a route check as one that reads the answer's traced program (and returns it)."""
     _READS_TRACE.add(requirement)
@@ -345,7 +351,10 @@ def check(
             edge cases the learner does not see); each mismatch names the case.
         route: requirements on how a function answer computes (see :mod:`aurora_helpers.checks.routes`),
             run with the first call's arguments: the lesson's collective is in the program, the
-            function compiled once, ... A right value by the wrong route is still wrong.
+            function compiled once, ... A right value by the wrong route is still wrong. Where
+            one of them reads the traced program (``ah.uses``, ``ah.avoids``, ...), every value
+            comes from the program JAX traces from the answer, the route checks read that same
+            program, and a result computed by a host callback is wrong.
         hint: a sentence added to a "wrong" message, pointing to the idea the exercise needs.
         compare: a custom comparison returning a list of differences (empty when correct);
             replaces the default :func:`differences`.
@@ -462,6 +471,12 @@ def _judge(
             traced = programs[0] if programs else None
             # The route checks that read the program read the one the first value came from.
             replay = _replaying(answer, traced) if traced is not None else answer
+            on_host = sorted(HOST_CALLBACKS & set(traced.primitives())) if traced else []
+            if on_host:
+                problems.append(
+                    f"your result is computed on the host, through {', '.join(on_host)}: compute "
+                    "it with JAX operations, on the devices"
+                )
             for requirement in route:
                 fn = replay if requirement in _READS_TRACE else answer
                 try:

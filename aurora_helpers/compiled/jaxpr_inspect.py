@@ -108,6 +108,10 @@ class Program:
     out_tree: Any
     positions: tuple[int, ...]  # the positional arguments that were traced (the arrays)
 
+    def primitives(self) -> Counter[str]:
+        """The primitives the program's result depends on (nested ones included), counted."""
+        return Counter(e.primitive.name for e in _used_equations(self.closed.jaxpr))
+
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """The program on ``args`` (arrays where it traced arrays; the rest as when traced)."""
         outputs = jex_core.jaxpr_as_fun(self.closed)(*(args[i] for i in self.positions))
