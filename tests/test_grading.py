@@ -372,6 +372,20 @@ COURSE = course_names(
         ("def f(x):\n    jax.config.update('jax_transfer_guard', 'allow')\n    return x", False),
         ("def f(x):\n    with jax.sharding.use_mesh(x):\n        return x", False),
         ("def f(x):\n    with jax.default_device(jax.devices()[0]):\n        return x", False),
+        # ... under another name: a module passed around as a value, or a module re-exporting it.
+        ("def f(x):\n    with (jax,)[0].transfer_guard('allow'):\n        return x", False),
+        ("j = jax\n\ndef f(x):\n    return x", False),
+        ("def f(x, j=jax):\n    return x", False),
+        (
+            "import jax.experimental.sparse\n\ndef f(x):\n    c = jax.experimental.sparse.bcoo.config\n    return x",
+            False,
+        ),
+        ("def f(x):\n    with jax.sharding.use_abstract_mesh(x):\n        return x", False),
+        # Attributes read by a name in a string, past the screen.
+        (
+            "import string\n\ndef f(x):\n    return string.Formatter().get_field('0.__globals__', [f], {})",
+            True,
+        ),
     ],
 )
 def test_the_screen_rejects_what_could_fake_a_pass(source, tampering):

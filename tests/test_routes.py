@@ -231,3 +231,69 @@ def test_a_result_computed_by_a_host_callback_is_wrong_where_the_check_reads_the
         return jax.lax.cumsum(x)
 
     assert _cumsum_check(printing, [ah.uses("cumsum")]).solved
+
+
+def _numpy_unless_small(x):
+    """Lazy: the taught primitive for the shape shown, NumPy for the hidden case."""
+    if x.shape == (3,):
+        return jnp.cumsum(x)
+    return np.cumsum(np.asarray(x))
+
+
+def _first_call_only(x, seen=[]):  # noqa: B006 - the lazy answer keeps state on purpose
+    seen.append(1)
+    return jnp.cumsum(x) if len(seen) == 1 else np.cumsum(np.asarray(x))
+
+
+def _matmul_when_hidden(x):
+    if x.shape == (3,):
+        return jnp.cumsum(x)
+    return jnp.tril(jnp.ones((x.shape[0], x.shape[0]), x.dtype)) @ x
+
+
+def _callback_when_hidden(x):
+    if x.shape == (3,):
+        return jnp.cumsum(x)
+    shape = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    return jax.pure_callback(lambda v: np.cumsum(v).astype(v.dtype), shape, x)
+
+
+def _host_buffer(x):
+    """Lazy: the host fills a buffer the program reads (a debug callback feeds no result)."""
+    buf = np.zeros(x.shape, np.float32)
+    jax.debug.callback(lambda v: np.copyto(buf, np.cumsum(v)), x)
+    return buf + 0 * jnp.cumsum(x)
+
+
+@pytest.mark.parametrize(
+    ("answer", "route"),
+    [
+        (_numpy_unless_small, [ah.uses("cumsum")]),
+        (_first_call_only, [ah.uses("cumsum")]),
+        (_matmul_when_hidden, [ah.uses("cumsum"), ah.avoids("dot_general")]),
+        (_callback_when_hidden, [ah.uses("cumsum")]),
+        (_host_buffer, [ah.uses("cumsum")]),
+    ],
+    ids=[
+        "numpy-for-hidden-cases",
+        "first-call-only",
+        "route-per-shape",
+        "callback-hidden",
+        "host-buffer",
+    ],
+)
+def test_every_case_is_its_own_program_and_each_is_checked(answer, route):
+    """Each case's value comes from its own trace, and the route checks and the refusal of host
+    callbacks read every case's program, not the first one's alone."""
+    assert _cumsum_check(answer, route).wrong
+
+
+def test_array_keyword_arguments_are_traced_too():
+    def lazy(x, *, w):
+        return jnp.asarray(np.cumsum(np.asarray(w))) + 0 * jnp.cumsum(x)
+
+    small = jnp.arange(3.0)
+    result = ah.check(
+        "90.1", lazy, jnp.cumsum(small), kwargs={"w": small}, route=[ah.uses("cumsum")]
+    )
+    assert result.wrong

@@ -79,6 +79,9 @@ FILE_ATTRIBUTES = frozenset(
         "symlink_to", "hardlink_to",
     }
 )  # fmt: skip
+#: Methods that read an object's attributes by a name in a string (``get_field("0.__globals__")``),
+#: past the screen's look at attribute names: tampering.
+NAMED_ACCESS_ATTRIBUTES = frozenset({"get_field", "vformat", "format_field"})
 #: Attributes that reach a running frame's variables (the checker's, a caller's): tampering.
 FRAME_ATTRIBUTES = frozenset(
     {
@@ -175,36 +178,36 @@ _FILE_MODULES = frozenset(
     }
 )  # fmt: skip
 _INTERPRETER = "reaches the interpreter, threads or the checking code"
-_ENVIRONMENT = (
+ENVIRONMENT = (
     "changes the check's environment (its transfer guards, configuration, mesh, defaults): "
     "the check sets those, and an answer works inside them"
 )
-#: JAX's members that change the environment a check runs an answer in: with one, an answer could
-#: switch off the check's transfer guard (``with jax.transfer_guard("allow")``), turn on 64-bit
-#: mode or change the mesh in force, and pass by a route the check exists to refuse.
-ENVIRONMENT_MEMBERS: dict[str, frozenset[str]] = {
-    "jax": frozenset(
-        {
-            "config", "transfer_guard", "transfer_guard_host_to_device",
-            "transfer_guard_device_to_host", "transfer_guard_device_to_device", "set_mesh",
-            "default_device", "default_matmul_precision", "enable_x64", "numpy_dtype_promotion",
-            "numpy_rank_promotion", "debug_nans", "debug_infs", "disable_jit", "enable_checks",
-            "check_tracer_leaks", "checking_leaks", "log_compiles", "explain_cache_misses",
-        }
-    ),
-    "jax.sharding": frozenset({"use_mesh", "set_mesh"}),
-    "jax.experimental": frozenset({"enable_x64", "disable_x64"}),
-}  # fmt: skip
+#: JAX's members that change the environment a check runs an answer in, refused under any
+#: ``jax.*`` path (``jax.transfer_guard``, ``jax.sharding.use_mesh``, ``jax.experimental.enable_x64``,
+#: and the modules that re-export JAX's configuration, such as ``jax.experimental.sparse.bcoo.config``):
+#: with one, an answer could switch off the check's transfer guard, turn on 64-bit mode or change
+#: the mesh in force, and pass by a route the check exists to refuse.
+ENVIRONMENT_PARTS = frozenset(
+    {
+        "config", "api", "dispatch", "sharding_impls", "transfer_guard",
+        "transfer_guard_host_to_device", "transfer_guard_device_to_host",
+        "transfer_guard_device_to_device", "set_mesh", "use_mesh", "use_abstract_mesh",
+        "default_device", "default_matmul_precision", "enable_x64", "disable_x64",
+        "numpy_dtype_promotion", "numpy_rank_promotion", "debug_nans", "debug_infs",
+        "disable_jit", "enable_checks", "check_tracer_leaks", "checking_leaks", "log_compiles",
+        "explain_cache_misses", "no_collectives", "no_tracing", "no_execution", "thread_guard",
+        "debug_key_reuse", "default_prng_impl", "threefry_partitionable", "legacy_prng_key",
+        "enable_custom_prng", "make_user_context", "softmax_custom_jvp",
+        "allow_f16_reductions", "array_garbage_collection_guard",
+    }
+)  # fmt: skip
 #: The exercises whose lesson is one of those members: label -> the dotted names its answer may
 #: use (01.4 computes a mean in 64-bit mode switched on inside the answer, and off again).
 TAUGHT_ENVIRONMENT: dict[str, frozenset[str]] = {"01.4": frozenset({"jax.enable_x64"})}
 #: Members of modules (by their full dotted name) that an answer may not use, wherever the module
 #: came from: the answer's own import or the notebook's (``os`` is imported by every notebook).
 MODULE_RULES: dict[str, ModuleRule] = {
-    **{
-        name: ModuleRule(_ENVIRONMENT, blocked=members)
-        for name, members in ENVIRONMENT_MEMBERS.items()
-    },
+    "string": ModuleRule("reads attributes by name", blocked=frozenset({"Formatter"})),
     "numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "numpy.lib.format": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "jax.numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),

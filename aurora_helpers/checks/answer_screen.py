@@ -20,6 +20,8 @@ sentence naming the line. It imports nothing but the standard library.
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.util
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -28,12 +30,15 @@ from ._answer_rules import (
     BASE_IMPORTS,
     BLOCKED_BUILTINS,
     CHECKING_NAMES,
+    ENVIRONMENT,
+    ENVIRONMENT_PARTS,
     FILE_ATTRIBUTES,
     FRAME_ATTRIBUTES,
     HELPER_ALIASES,
     HELPER_PACKAGES,
     MODULE_RULES,
     MUTATING_METHODS,
+    NAMED_ACCESS_ATTRIBUTES,
     NEVER_IMPORTS,
     TAMPERING_BUILTINS,
     TAMPERING_IMPORTS,
@@ -206,6 +211,15 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) 
     return names
 
 
+@functools.cache
+def _is_module(dotted: str) -> bool:
+    """Whether ``dotted`` (what an import binds) is a module, not a function or class."""
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, ValueError):  # ``from jax import jit``: jax.jit is no module
+        return False
+
+
 def _root_name(node: ast.expr) -> str | None:
     while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
@@ -223,6 +237,10 @@ class _Screen(ast.NodeVisitor):
         self.allowed_imports = BASE_IMPORTS | course.imports | {"aurora_helpers"}
         self.locals: list[set[str]] = []
         self.calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)]
+        # Where a module may appear: as the base of an attribute (``jnp.sum``), never as a value
+        # (``j = jax``, ``(jax,)[0]``, a default argument), which would hide what it reaches.
+        nodes = list(ast.walk(tree))
+        self.bases = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
         self.modules = {n: _dotted(d) for n, d in course.bound.items() if d}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -244,6 +262,12 @@ class _Screen(ast.NodeVisitor):
         """Screen the use of a module member by its dotted name (``os.path.exists``): each module
         along the path may forbid the next part."""
         parts = dotted.split(".")
+        if parts[0] == "jax":
+            for end in range(1, len(parts)):
+                name = ".".join(parts[: end + 1])
+                if parts[end] in ENVIRONMENT_PARTS and name not in self.taught:
+                    self.problem(node, f"`{name}` {ENVIRONMENT}")
+                    return
         for end in range(1, len(parts)):
             rule = MODULE_RULES.get(".".join(parts[:end]))
             found = rule.problem(parts[end]) if rule is not None else None
@@ -310,7 +334,14 @@ class _Screen(ast.NodeVisitor):
         elif node.id.startswith("__") or node.id.startswith("_aurora"):
             self.problem(node, f"the name `{node.id}` is reserved", tampering=True)
         elif isinstance(node.ctx, ast.Load) and node.id in self.modules:
-            self.use(node, self.modules[node.id])
+            dotted = self.modules[node.id]
+            if id(node) not in self.bases and _is_module(dotted):
+                self.problem(
+                    node,
+                    f"the module `{node.id}` used as a value: use its members where you need them "
+                    f"(`{node.id}.name`), not the module itself",
+                )
+            self.use(node, dotted)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         module = self.module_of(node.value)
@@ -319,6 +350,8 @@ class _Screen(ast.NodeVisitor):
             self.problem(
                 node, f"`.{node.attr}`: an answer may not use private or special attributes"
             )
+        elif node.attr in NAMED_ACCESS_ATTRIBUTES:
+            self.problem(node, f"`.{node.attr}` reads attributes by name", tampering=True)
         elif node.attr in FRAME_ATTRIBUTES:
             self.problem(node, f"`.{node.attr}` reaches a running frame", tampering=True)
         elif node.attr in FILE_ATTRIBUTES:

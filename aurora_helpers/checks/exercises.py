@@ -295,23 +295,49 @@ def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any
     return value
 
 
+class _Untraceable(Exception):
+    """Internal: the answer cannot be traced where the check reads its traced program."""
+
+
+def untraceable(err: BaseException) -> str:
+    """What to say of an answer JAX cannot trace (the route checks say it too)."""
+    first = (str(err).splitlines() or [""])[0][:200]
+    return (
+        f"JAX cannot trace your function ({first}); compute with JAX operations on the "
+        "arguments, not with NumPy or Python values taken out of them"
+    )
+
+
 def _traced_call(
     answer: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[Any, Program | None]:
+) -> tuple[Any, Program]:
     """The answer's value as the program JAX traces from it computes it, and that program.
 
     A check whose route checks read the traced program takes its values from the same trace, so
     an answer cannot give the values by one road (NumPy on concrete inputs) and show the route
-    checks another (the JAX it takes when traced). An answer JAX cannot trace is called as it
-    is (``None``: no program); the route checks then say that it cannot be traced.
+    checks another (the JAX it takes when traced). An answer JAX cannot trace there is wrong
+    (:class:`_Untraceable`), unless it is still the stub.
     """
     try:
         program = trace_program(answer, args, kwargs)
     except (NotImplementedError, NotSolvedYet) as err:
         raise _StillStub("Fill in the body of the function.") from err
-    except Exception:  # untraceable (a NumPy detour, a stub's `...`): the plain call says how
-        return _call(answer, args, kwargs), None
+    except Exception as err:  # a NumPy detour, a stub's `...`, a non-array result
+        _call(answer, args, kwargs)  # a stub says so here
+        raise _Untraceable(untraceable(err)) from err
     return program.run(*args, **kwargs), program
+
+
+def _route_problems(
+    requirement: RouteCheck,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> list[str]:
+    try:
+        return requirement(fn, args, kwargs)
+    except Exception as err:
+        return [f"its route could not be checked: {_error_gist(err)}"]
 
 
 def _replaying(answer: Callable[..., Any], program: Program) -> Callable[..., Any]:
@@ -447,7 +473,7 @@ def _judge(
         runs.append(("", args, kwargs, expected))
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
     one_trace = is_function and any(r in _READS_TRACE for r in route)
-    programs: list[Program | None] = []
+    programs: list[tuple[str, tuple[Any, ...], dict[str, Any], Program]] = []
     problems: list[str] = []
     per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
     try:
@@ -455,34 +481,38 @@ def _judge(
             try:
                 if one_trace:
                     got, program = _traced_call(answer, call_args, call_kwargs)
-                    programs.append(program)
+                    programs.append((label, call_args, call_kwargs, program))
                 else:
                     got = _call(answer, call_args, call_kwargs) if is_function else answer
             except _StillStub:
                 raise
+            except _Untraceable as err:
+                per_case.setdefault(str(err), []).append(label)
+                continue
             except Exception as err:  # the learner's code failed: say how, then give the hint
                 per_case.setdefault(f"your function raised {_error_gist(err)}", []).append(label)
                 continue
             for problem in compare(got, want):
                 per_case.setdefault(problem, []).append(label)
+        # Every run's own program: the route checks that read programs, and host callbacks.
+        for label, call_args, call_kwargs, program in programs:
+            on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
+            if on_host:
+                problem = (
+                    f"your result is computed on the host, through {', '.join(on_host)}: "
+                    "compute it with JAX operations, on the devices"
+                )
+                per_case.setdefault(problem, []).append(label)
+            replay = _replaying(answer, program)
+            for requirement in (r for r in route if r in _READS_TRACE):
+                for problem in _route_problems(requirement, replay, call_args, call_kwargs):
+                    per_case.setdefault(problem, []).append(label)
         problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
         if is_function:
             first_args, first_kwargs = (runs[0][1], runs[0][2])
-            traced = programs[0] if programs else None
-            # The route checks that read the program read the one the first value came from.
-            replay = _replaying(answer, traced) if traced is not None else answer
-            on_host = sorted(HOST_CALLBACKS & set(traced.primitives())) if traced else []
-            if on_host:
-                problems.append(
-                    f"your result is computed on the host, through {', '.join(on_host)}: compute "
-                    "it with JAX operations, on the devices"
-                )
             for requirement in route:
-                fn = replay if requirement in _READS_TRACE else answer
-                try:
-                    problems += requirement(fn, first_args, first_kwargs)
-                except Exception as err:
-                    problems.append(f"its route could not be checked: {_error_gist(err)}")
+                if not one_trace or requirement not in _READS_TRACE:
+                    problems += _route_problems(requirement, answer, first_args, first_kwargs)
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:

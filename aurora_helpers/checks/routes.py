@@ -14,7 +14,7 @@ from typing import Any
 
 import jax
 
-from .exercises import RouteCheck, reads_trace
+from .exercises import RouteCheck, reads_trace, untraceable
 
 #: Names a primitive has had across the supported JAX releases (``psum`` inside ``shard_map`` is
 #: ``psum_invariant`` in recent releases; a nested ``jit`` is ``pjit`` in older ones).
@@ -40,10 +40,7 @@ def _trace_counts(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
 
 
 def _untraceable(err: Exception) -> list[str]:
-    return [
-        "JAX cannot trace your function (" + str(err).splitlines()[0][:200] + "); compute with "
-        "JAX operations on the arguments, not with NumPy or Python values taken out of them"
-    ]
+    return [untraceable(err)]
 
 
 def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> RouteCheck:

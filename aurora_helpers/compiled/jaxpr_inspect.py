@@ -9,6 +9,7 @@ grid; was an FFI target called, with which attributes.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -107,6 +108,7 @@ class Program:
     closed: jex_core.ClosedJaxpr
     out_tree: Any
     positions: tuple[int, ...]  # the positional arguments that were traced (the arrays)
+    keys: tuple[str, ...] = ()  # the keyword arguments that were traced (the arrays)
 
     def primitives(self) -> Counter[str]:
         """The primitives the program's result depends on (nested ones included), counted."""
@@ -114,35 +116,46 @@ class Program:
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """The program on ``args`` (arrays where it traced arrays; the rest as when traced)."""
-        outputs = jex_core.jaxpr_as_fun(self.closed)(*(args[i] for i in self.positions))
+        inputs = [args[i] for i in self.positions] + [kwargs[k] for k in self.keys]
+        outputs = jex_core.jaxpr_as_fun(self.closed)(*inputs)
         # An output the trace knew as a constant comes back as JAX's literal: make it an array.
         arrays = [o if isinstance(o, jax.Array) else jnp.asarray(o) for o in outputs]  # tracers too
         return jax.tree_util.tree_unflatten(self.out_tree, arrays)
 
 
 def trace_program(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Program:
-    """Trace ``fn(*args, **kwargs)`` once; arguments that are not arrays stay static.
+    """Trace ``fn(*args, **kwargs)`` once: array arguments (positional or keyword) are traced;
+    the rest (sizes, flags, meshes) stay static.
+
+    The program's constants are copied as the trace left them: a host buffer the function
+    closed over, which a callback could fill while the program runs, is not read again.
 
     Raises:
         TypeError: ``fn`` cannot be traced because it takes a NumPy detour (or returns something
             that is not an array or a pytree of them).
     """
     positions = tuple(i for i, a in enumerate(args) if _is_array(a))
+    keys = tuple(k for k, v in kwargs.items() if _is_array(v))
 
     def traced(*arrays: Any) -> Any:
-        full = list(args)
-        for i, a in zip(positions, arrays, strict=True):
+        full, named = list(args), dict(kwargs)
+        for i, a in zip(positions, arrays[: len(positions)], strict=True):
             full[i] = a
-        return fn(*full, **kwargs)
+        for k, a in zip(keys, arrays[len(positions) :], strict=True):
+            named[k] = a
+        return fn(*full, **named)
 
+    inputs = [args[i] for i in positions] + [kwargs[k] for k in keys]
     try:
-        closed, shape = jax.make_jaxpr(traced, return_shape=True)(*(args[i] for i in positions))
+        closed, shape = jax.make_jaxpr(traced, return_shape=True)(*inputs)
     except jax.errors.TracerArrayConversionError as err:
         raise TypeError(
             f"{getattr(fn, '__name__', fn)!r} cannot be traced: it converts a traced value to a "
             "NumPy array. Compute with jax.numpy (or inside the kernel) instead of NumPy."
         ) from err
-    return Program(closed, jax.tree_util.tree_structure(shape), positions)
+    consts = [c if isinstance(c, jax.Array) else copy.deepcopy(c) for c in closed.consts]
+    frozen = jex_core.ClosedJaxpr(closed.jaxpr, consts)
+    return Program(frozen, jax.tree_util.tree_structure(shape), positions, keys)
 
 
 def _trace(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
