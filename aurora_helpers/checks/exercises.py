@@ -47,9 +47,18 @@ _READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 HOST_CALLBACKS = frozenset({"pure_callback", "io_callback", "callback"})
 
 
-def reads_trace(requirement: RouteCheck) -> RouteCheck:
-    """Mark a route check as one that reads the answer's traced program (and returns it)."""
+#: Those of them that hold for every case's program: what an answer must never do. A check that
+#: requires an operation reads the first case's alone (JAX may leave an operation out of a
+#: degenerate case's program: a scatter of no values).
+_EVERY_CASE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
+
+
+def reads_trace(requirement: RouteCheck, *, every_case: bool = False) -> RouteCheck:
+    """Mark a route check as one that reads the answer's traced program (and return it):
+    the first case's, or with ``every_case`` each case's."""
     _READS_TRACE.add(requirement)
+    if every_case:
+        _EVERY_CASE.add(requirement)
     return requirement
 
 
@@ -495,7 +504,7 @@ def _judge(
             for problem in compare(got, want):
                 per_case.setdefault(problem, []).append(label)
         # Every run's own program: the route checks that read programs, and host callbacks.
-        for label, call_args, call_kwargs, program in programs:
+        for number, (label, call_args, call_kwargs, program) in enumerate(programs):
             on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
             if on_host:
                 problem = (
@@ -504,7 +513,8 @@ def _judge(
                 )
                 per_case.setdefault(problem, []).append(label)
             replay = _replaying(answer, program)
-            for requirement in (r for r in route if r in _READS_TRACE):
+            reading = [r for r in route if r in _EVERY_CASE or (r in _READS_TRACE and not number)]
+            for requirement in reading:
                 for problem in _route_problems(requirement, replay, call_args, call_kwargs):
                     per_case.setdefault(problem, []).append(label)
         problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]

@@ -63,7 +63,7 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
             return [f"nothing your function returns goes through {names}{tail}"]
         return [f"your function's result goes through {names}{tail}"]
 
-    return reads_trace(requirement)
+    return reads_trace(requirement, every_case=not want)
 
 
 def uses(*primitives: str, why: str = "") -> RouteCheck:
@@ -146,7 +146,7 @@ def computes_per_device(*, why: str = "") -> RouteCheck:
             f"the per-device program must do the computing{tail}"
         ]
 
-    return reads_trace(requirement)
+    return reads_trace(requirement, every_case=True)
 
 
 def compiled_collectives(expected: Mapping[str, int], *, why: str = "") -> RouteCheck:
