@@ -420,3 +420,14 @@ def test_only_the_exercise_that_teaches_it_may_change_the_environment():
         "import jax\n\ndef f(x):\n    jax.config.update('jax_enable_x64', True)\n    return x\n"
     )
     assert screen_solution(config, COURSE, {"f"}, "01.4").problems
+
+
+def test_an_answer_may_import_the_notebooks_name_by_another_spelling():
+    """The common idiom ``from jax.sharding import PartitionSpec as P`` binds the object the
+    notebook's ``from jax import P`` binds: an honest answer, not a rebinding (it made every 06
+    exercise score wrong)."""
+    course = course_names(["import jax\nfrom jax import P\n"], [])
+    idiom = "from jax.sharding import PartitionSpec as P\n\ndef f(x):\n    return P('x')\n"
+    assert screen_solution(idiom, course, {"f"}).problems == []
+    other = "from jax.sharding import NamedSharding as P\n\ndef f(x):\n    return x\n"
+    assert "rebinds `P`" in screen_solution(other, course, {"f"}).problems[0]

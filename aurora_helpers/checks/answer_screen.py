@@ -211,6 +211,33 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) 
     return names
 
 
+def _same_import(description: str, course: CourseNames, name: str) -> bool:
+    """Whether an answer's import binds ``name`` to what the notebook's import of it binds:
+    the same line, or another spelling of the same object (``from jax.sharding import
+    PartitionSpec as P`` where the notebook has ``from jax import P``)."""
+    theirs = course.bound.get(name)
+    if not theirs:
+        return False
+    return description == theirs or _imported(description, course) is _imported(theirs, course)
+
+
+def _imported(description: str, course: CourseNames) -> object:
+    """The object an import description binds, for packages the notebook itself imports (never
+    another: importing a module runs its code); a unique sentinel where that cannot be told."""
+    dotted = _dotted(description)
+    package = dotted.split(".")[0]
+    if package not in course.imports or package in NEVER_IMPORTS:
+        return object()
+    module, _, attribute = dotted.rpartition(".")
+    try:
+        if description.startswith("import ") or not module:
+            return importlib.import_module(dotted)
+        value = getattr(importlib.import_module(module), attribute, None)
+    except ImportError:
+        return object()
+    return object() if value is None else value
+
+
 @functools.cache
 def _is_module(dotted: str) -> bool:
     """Whether ``dotted`` (what an import binds) is a module, not a function or class."""
@@ -420,7 +447,7 @@ def screen_solution(
     own = set(own_names)
     for node in _top_level(tree.body):
         for name, description in _own_statement_names(node):
-            if name in own or (description and course.bound.get(name) == description):
+            if name in own or (description and _same_import(description, course, name)):
                 continue  # the answer's own name, or the notebook's import made again
             if name in ALWAYS_PROTECTED and description != "import aurora_helpers":
                 screen.problem(
