@@ -148,13 +148,15 @@ def answer_cell_indexes(cells: Sequence[SourceCell], label: str) -> list[int]:
         return []
     headed: list[int] = []
     current: str | None = None
+    has_heading = False
     for index, cell in enumerate(cells):
         opened = _heads(cell)
         if opened is not None:
             current = opened
+            has_heading = has_heading or opened == label
         elif cell.kind == "code" and current == label:
             headed.append(index)
-    if any(_heads(cell) == label for cell in cells):
+    if has_heading:
         return headed
     checked = [
         i for i, c in enumerate(cells) if c.kind == "code" and label in check_labels(c.source)
@@ -203,8 +205,7 @@ class _Cell:
 
 @functools.lru_cache(maxsize=4096)
 def _read(source: str) -> _Cell:
-    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
-    starts = first.startswith(ANSWER_CELL_STARTS)
+    starts = starts_answer(CodeCell(source))
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):  # not Python (a magic, a null byte): the screen says so

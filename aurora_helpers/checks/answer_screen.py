@@ -13,15 +13,17 @@ interpreter's internals (frames, ``sys.modules``, ``exec``), rebinding names the
 cells use, changing their values in place, defining classes (objects that compare equal to
 anything), and reading or writing files or the environment (``open``, ``np.save``/``np.load``,
 ``os.remove``, ``os.environ[...] = ...``). Reading the environment (``{**os.environ, ...}``) and
-starting a process are allowed. It reads the code only (Python's ``ast``); each problem is one
-sentence naming the line. It imports nothing but the standard library.
+starting a process are allowed. It reads the code (Python's ``ast``); each problem is one
+sentence naming the line. To tell a module from its members, and two spellings of one object
+apart, it imports what an answer may import, and nothing else.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import importlib.util
+import importlib
+import types
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -218,33 +220,32 @@ def _same_import(description: str, course: CourseNames, name: str) -> bool:
     theirs = course.bound.get(name)
     if not theirs:
         return False
-    return description == theirs or _imported(description, course) is _imported(theirs, course)
+    if description == theirs:
+        return True
+    packages = course.imports - NEVER_IMPORTS
+    mine = _resolved(_dotted(description), packages)
+    other = _resolved(_dotted(theirs), packages)
+    return mine is not None and mine is other
 
 
-def _imported(description: str, course: CourseNames) -> object:
-    """The object an import description binds, for packages the notebook itself imports (never
-    another: importing a module runs its code); a unique sentinel where that cannot be told."""
-    dotted = _dotted(description)
-    package = dotted.split(".")[0]
-    if package not in course.imports or package in NEVER_IMPORTS:
-        return object()
-    module, _, attribute = dotted.rpartition(".")
-    try:
-        if description.startswith("import ") or not module:
-            return importlib.import_module(dotted)
-        value = getattr(importlib.import_module(module), attribute, None)
-    except ImportError:
-        return object()
-    return object() if value is None else value
+def _resolved(dotted: str, packages: Iterable[str]) -> object | None:
+    """The object ``dotted`` names (``jax.numpy``, ``jax.P``), when its package is one of
+    ``packages`` (never another: importing a module runs its code); ``None`` where it is not, or
+    cannot be told."""
+    return _object(dotted) if dotted.split(".")[0] in packages else None
 
 
 @functools.cache
-def _is_module(dotted: str) -> bool:
-    """Whether ``dotted`` (what an import binds) is a module, not a function or class."""
+def _object(dotted: str) -> object | None:
     try:
-        return importlib.util.find_spec(dotted) is not None
-    except (ImportError, ValueError):  # ``from jax import jit``: jax.jit is no module
-        return False
+        return importlib.import_module(dotted)
+    except ImportError:  # ``jax.jit``, ``jax.P``: a member of a module, not a module
+        pass
+    module, _, member = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), member, None) if module else None
+    except ImportError:
+        return None
 
 
 def _root_name(node: ast.expr) -> str | None:
@@ -362,7 +363,9 @@ class _Screen(ast.NodeVisitor):
             self.problem(node, f"the name `{node.id}` is reserved", tampering=True)
         elif isinstance(node.ctx, ast.Load) and node.id in self.modules:
             dotted = self.modules[node.id]
-            if id(node) not in self.bases and _is_module(dotted):
+            known = self.allowed_imports | NEVER_IMPORTS  # packages safe to import here
+            module = isinstance(_resolved(dotted, known), types.ModuleType)
+            if id(node) not in self.bases and module:
                 self.problem(
                     node,
                     f"the module `{node.id}` used as a value: use its members where you need them "

@@ -36,17 +36,14 @@ from ..contract import CheckRecord, Status, checks_raise, log_check
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
 RouteCheck = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], list[str]]
 
-#: The route checks that read the traced program (``ah.uses``, ``ah.avoids``, ...): a check with
-#: one takes its values from the same trace (see :func:`_traced_call`).
-_READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
-
-
 #: Primitives that hand values to Python on the host and back: where a check reads the traced
 #: program, a result that depends on one was computed by the host, not by JAX (``jax.debug.print``
 #: is a ``debug_callback`` and feeds no result, so a trial print is fine).
 HOST_CALLBACKS = frozenset({"pure_callback", "io_callback", "callback"})
 
-
+#: The route checks that read the traced program (``ah.uses``, ``ah.avoids``, ...): a check with
+#: one takes its values from the same trace (see :func:`_traced_call`).
+_READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 #: Those of them that hold for every case's program: what an answer must never do. A check that
 #: requires an operation reads the first case's alone (JAX may leave an operation out of a
 #: degenerate case's program: a scatter of no values).

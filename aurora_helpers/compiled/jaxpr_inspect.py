@@ -384,8 +384,7 @@ def computed_outside(
     """
     found: list[str] = []
     jaxpr = _trace(fn, args, kwargs)
-    positions = [i for i, a in enumerate(args) if _is_array(a)]
-    _outside(jaxpr, [True] * len(positions), around, found)
+    _outside(jaxpr, [True] * len(jaxpr.invars), around, found)  # every traced array argument
     return found
 
 
