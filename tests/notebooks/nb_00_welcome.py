@@ -64,6 +64,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return jnp.arange(n, dtype=jnp.int32) ** 2\n"
             "    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2)"
         ),
+        "the default dtype doing the work (int64 with 64-bit mode on)": (
+            "def squares(n):\n    return jnp.arange(n) ** 2"
+        ),
         "jnp.arange called, its result unused": (
             "def squares(n):\n"
             "    jnp.arange(n, dtype=jnp.int32)\n"
@@ -121,8 +124,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "hard-coded": "hard-coded squares for n = 16",
         "twin route": "a Python list moved into JAX",
         "tailored": "tailored: jnp.arange for the size shown, NumPy for the hidden sizes",
-        "default": "n/a: leaving dtype= out of jnp.arange gives int32 because 64-bit mode is off in "
-        "this course, so the default is the dtype the task asks for: a right answer, not a shortcut",
+        "default": "the default dtype doing the work (int64 with 64-bit mode on)",
         "elsewhere": "computed in NumPy, moved into JAX",
         "reference": "n/a: the check cell keeps no reference to call; its expected arrays are NumPy "
         "expressions written inline, and computing them in NumPy is 'computed in NumPy, moved into JAX'",

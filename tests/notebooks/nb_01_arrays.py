@@ -119,6 +119,11 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def sparse_update(table, rows, grads, lr):\n"
             "    return table.at[rows].add(-lr * grads, mode='drop')"
         ),
+        "the default index rules: -1 padding wraps to the last row": (
+            "@jax.jit\n"
+            "def sparse_update(table, rows, grads, lr):\n"
+            "    return table.at[rows].add(-lr * grads, mode='drop')"
+        ),
         "clip mode: padding lands on the last row": (
             "@jax.jit\n"
             "def sparse_update(table, rows, grads, lr):\n"
@@ -244,7 +249,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "hard-coded": "hard-coded table",
         "twin route": "a one-hot matmul, no scatter",
         "tailored": "tailored: the last two entries taken for the padding",
-        "default": "not compiled with jax.jit",
+        "default": "the default index rules: -1 padding wraps to the last row",
         "elsewhere": "the update made on the host (pure_callback)",
         "reference": "the check's own reference called",
         "idle": "an idle scatter beside a one-hot matmul",
