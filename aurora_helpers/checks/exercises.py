@@ -83,19 +83,32 @@ class CheckResult:
     def wrong(self) -> bool:
         return self.status == "wrong"
 
-    def __str__(self) -> str:
+    def _headline(self) -> str:
         mark = {"solved": "✅", "not solved yet": "⏳", "wrong": "❌"}[self.status]
-        tail = f" {self.detail}" if self.detail else ""
-        return f"{mark} Exercise {self.exercise}: {self.status}.{tail}"
+        return f"{mark} Exercise {self.exercise}: {self.status}."
+
+    def _lines(self) -> list[str]:
+        """The detail as lines: each problem (one per case or group of cases), then the hint."""
+        return [line for line in self.detail.splitlines() if line.strip()]
+
+    def __str__(self) -> str:
+        lines = self._lines()
+        if self.status != "wrong" or not lines:
+            return " ".join([self._headline(), *lines])
+        return "\n".join([self._headline(), *(f"  • {line}" for line in lines)])
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
         colour = {"solved": "#1a7f37", "not solved yet": "#9a6700", "wrong": "#cf222e"}[self.status]
-        return (
-            f"<div style='color:{colour};font-weight:600;white-space:pre-wrap'>"
-            f"{html.escape(str(self))}</div>"
+        head = f"<div style='color:{colour};font-weight:600'>{html.escape(self._headline())}"
+        lines = self._lines()
+        if self.status != "wrong" or not lines:
+            return head + "".join(f" {html.escape(line)}" for line in lines) + "</div>"
+        items = "".join(
+            f"<li style='white-space:pre-wrap'>{html.escape(line)}</li>" for line in lines
         )
+        return f"{head}</div><ul style='color:{colour};margin:0.2em 0'>{items}</ul>"
 
 
 @dataclass(frozen=True)
@@ -442,16 +455,40 @@ def _broken_rules(exercise: str, problems: list[str]) -> CheckResult:
     return CheckResult(
         exercise,
         "wrong",
-        "the answer breaks a rule of answer cells (`aurora grade` applies the same rules): "
-        f"{'; '.join(problems[:5])}. Change that, then run the answer cell and this check again",
+        "\n".join(
+            [
+                "the answer breaks a rule of answer cells (`aurora grade` applies the same rules)",
+                *(p.rstrip(". ") for p in problems[:5]),
+                "Change that, then run the answer cell and this check again",
+            ]
+        ),
     )
 
 
 def _once(problem: str, labels: list[str], runs: int) -> str:
-    """One problem, said once: with its case's label, or with how many of the cases showed it."""
-    if len(labels) == 1:
-        return labels[0] + problem
-    return f"{problem} (in {len(labels)} of the {runs} cases tried)"
+    """One problem on one line, with the cases that showed it (said once, not once per case).
+
+    ``labels`` are the cases' labels (``"for n = 2: "``; ``""`` for the call the notebook shows).
+    """
+    names = [
+        label.removeprefix("for ").removesuffix(": ") or "the arguments shown" for label in labels
+    ]
+    problem = problem.rstrip(". ")
+    if runs == 1:
+        return problem
+    if len(names) == 1:
+        return f"for {names[0]}: {problem}"
+    if len(names) == runs:
+        return f"in all {runs} cases tried: {problem}"
+    return f"for {', '.join(names)} ({len(names)} of the {runs} cases tried): {problem}"
+
+
+def _detail(problems: list[str], hint: str | None) -> str:
+    """The lines of a "wrong" report: one per problem, then the hint."""
+    lines = [p.rstrip(". ") for p in dict.fromkeys(problems)]
+    if hint:
+        lines.append(f"Hint: {hint.rstrip()}")
+    return "\n".join(lines)
 
 
 def _judge(
@@ -523,8 +560,5 @@ def _judge(
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:
-        detail = "; ".join(dict.fromkeys(problems))
-        if hint:
-            detail += f". Hint: {hint}"
-        return CheckResult(exercise, "wrong", detail)
+        return CheckResult(exercise, "wrong", _detail(problems, hint))
     return CheckResult(exercise, "solved")
