@@ -31,6 +31,7 @@ import numpy as np
 
 from ..compiled.jaxpr_inspect import Program, trace_program
 from ..contract import CheckRecord, Status, checks_raise, log_check
+from .off_limits import OffLimits, reached_problem, watching
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
@@ -384,6 +385,7 @@ def check(
     check_dtype: bool = True,
     check_sharding: bool = False,
     compare: Callable[[Any, Any], list[str]] | None = None,
+    off_limits: OffLimits = (),
 ) -> CheckResult:
     """Check an exercise answer and say what differs.
 
@@ -403,6 +405,10 @@ def check(
         hint: a sentence added to a "wrong" message, pointing to the idea the exercise needs.
         compare: a custom comparison returning a list of differences (empty when correct);
             replaces the default :func:`differences`.
+        off_limits: the check's own references (the notebook's function that computes the
+            expected value; names of built-in methods such as ``"cost_analysis"``): an answer
+            that reaches one while it runs, by any path, is wrong
+            (:mod:`aurora_helpers.checks.off_limits`).
 
     Returns:
         A :class:`CheckResult`: "solved"; "not solved yet" when the answer is still a stub
@@ -431,6 +437,7 @@ def check(
             cases=tuple(cases),
             route=tuple(route),
             hint=hint,
+            off_limits=off_limits,
             compare=compare
             or (
                 lambda got, want: differences(
@@ -502,6 +509,7 @@ def _judge(
     route: tuple[RouteCheck, ...],
     hint: str | None,
     compare: Callable[[Any, Any], list[str]],
+    off_limits: OffLimits = (),
 ) -> CheckResult:
     if _is_stub(answer):
         return CheckResult(exercise, "not solved yet", "Replace the `...` in the answer cell.")
@@ -522,11 +530,15 @@ def _judge(
     try:
         for label, call_args, call_kwargs, want in runs:
             try:
-                if one_trace:
-                    got, program = _traced_call(answer, call_args, call_kwargs)
-                    programs.append((label, call_args, call_kwargs, program))
-                else:
-                    got = _call(answer, call_args, call_kwargs) if is_function else answer
+                with watching(off_limits) as reached:
+                    if one_trace:
+                        got, program = _traced_call(answer, call_args, call_kwargs)
+                        programs.append((label, call_args, call_kwargs, program))
+                    else:
+                        got = _call(answer, call_args, call_kwargs) if is_function else answer
+                if reached:
+                    per_case.setdefault(reached_problem(reached), []).append(label)
+                    continue
             except _StillStub:
                 raise
             except _Untraceable as err:
@@ -556,7 +568,9 @@ def _judge(
             first_args, first_kwargs = (runs[0][1], runs[0][2])
             for requirement in route:
                 if not one_trace or requirement not in _READS_TRACE:
-                    problems += _route_problems(requirement, answer, first_args, first_kwargs)
+                    with watching(off_limits) as reached:
+                        found = _route_problems(requirement, answer, first_args, first_kwargs)
+                    problems += [reached_problem(reached)] if reached else found
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:
