@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from aurora_helpers.checks.budgets import largest_array_made
+from aurora_helpers.checks.budgets import calls_counted, largest_array_made
 
 
 def test_a_whole_array_built_on_a_device_and_sliced_is_seen():
@@ -48,3 +48,21 @@ def test_the_watch_is_removed_afterwards_even_on_error():
         largest_array_made(fails)
     assert sys.getprofile() is before
     assert jax.numpy.ones(2).shape == (2,)
+
+
+def test_calls_are_counted_whatever_name_calls_them():
+    """Issue 38's third class: a total split over many calls, each within a per-call bound."""
+    import functools
+
+    def gather(rows):
+        return np.concatenate(rows)
+
+    one_call = lambda rows: gather(rows)  # noqa: E731
+    alias = gather
+    per_row = lambda rows: np.concatenate([alias([r]) for r in rows])  # noqa: E731
+    partial_rows = lambda rows: [functools.partial(gather)([r]) for r in rows]  # noqa: E731
+    rows = [np.ones(2)] * 5
+    assert calls_counted([gather], one_call, rows)[1]["gather"] == 1
+    assert calls_counted([gather], per_row, rows)[1]["gather"] == 5
+    assert calls_counted([gather], partial_rows, rows)[1]["gather"] == 5
+    assert calls_counted([gather], lambda rows: 0, rows)[1] == {"gather": 0}
