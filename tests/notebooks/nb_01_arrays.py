@@ -5,6 +5,12 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.1": {
+        'NumPy on concrete values, the taught update when traced': (
+            "def histogram(values, weights, n_bins):\n    try:\n        v, w = np.asarray(values), np.asarray(weights)\n        ok = (v >= 0) & (v < n_bins)\n        return jnp.asarray(np.bincount(v[ok], weights=w[ok], minlength=n_bins).astype(np.float32))\n    except Exception:\n        return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n"
+        ),
+        'a comparison matrix plus 0 * the scatter-add': (
+            "def histogram(values, weights, n_bins):\n    hits = (values[:, None] == jnp.arange(n_bins)).astype(jnp.float32)\n    taught = jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n    return weights @ hits + 0 * taught\n"
+        ),
         "hard-coded sums (tailored to the shown input)": (
             "def histogram(values, weights, n_bins):\n    return jnp.asarray(shown.expected)"
         ),
@@ -74,6 +80,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.2": {
+        'indices compared by hand, plus 0 * the fill-mode gather': (
+            "def lookup_or_default(table, ids, default):\n    inside = ids < table.shape[0]\n    picked = jnp.where(inside, table[jnp.minimum(ids, table.shape[0] - 1)], default)\n    return picked + 0 * table.at[ids].get(mode='fill', fill_value=default)\n"
+        ),
+        'NumPy on concrete values, the fill-mode gather when traced': (
+            "def lookup_or_default(table, ids, default):\n    try:\n        t, i = np.asarray(table), np.asarray(ids)\n        return jnp.asarray(np.where(i < len(t), t[np.minimum(i, len(t) - 1)], default).astype(t.dtype))\n    except Exception:\n        return table.at[ids].get(mode='fill', fill_value=default)\n"
+        ),
         "hard-coded lookup": (
             "def lookup_or_default(table, ids, default):\n"
             "    return jnp.asarray(np.where(ids_host < 10, table_host[np.minimum(ids_host, 9)],"
@@ -111,6 +123,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.3": {
+        'a one-hot matmul plus 0 * the scatter': (
+            "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n    taught = table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n    return table - lr * one_hot.T @ grads + 0 * taught\n"
+        ),
         "hard-coded table": (
             "def sparse_update(table, rows, grads, lr):\n"
             "    return jnp.asarray(sparse_reference(emb, used, grad_rows, 0.5))"
@@ -168,6 +183,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.4": {
+        'NumPy float64 on concrete values, the 64-bit block when traced': (
+            'def mean64(x):\n    try:\n        return np.float64(np.asarray(x, np.float64).mean())\n    except Exception:\n        with jax.enable_x64(True):\n            return jnp.mean(x.astype(jnp.float64))\n'
+        ),
         "hard-coded mean": (
             "def mean64(x):\n"
             "    with jax.enable_x64(True):\n"
