@@ -5,9 +5,6 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.1": {
-        'NumPy on concrete values, the taught update when traced': (
-            "def histogram(values, weights, n_bins):\n    try:\n        v, w = np.asarray(values), np.asarray(weights)\n        ok = (v >= 0) & (v < n_bins)\n        return jnp.asarray(np.bincount(v[ok], weights=w[ok], minlength=n_bins).astype(np.float32))\n    except Exception:\n        return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n"
-        ),
         'a comparison matrix plus 0 * the scatter-add': (
             "def histogram(values, weights, n_bins):\n    hits = (values[:, None] == jnp.arange(n_bins)).astype(jnp.float32)\n    taught = jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n    return weights @ hits + 0 * taught\n"
         ),
@@ -82,9 +79,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.2": {
         'indices compared by hand, plus 0 * the fill-mode gather': (
             "def lookup_or_default(table, ids, default):\n    inside = ids < table.shape[0]\n    picked = jnp.where(inside, table[jnp.minimum(ids, table.shape[0] - 1)], default)\n    return picked + 0 * table.at[ids].get(mode='fill', fill_value=default)\n"
-        ),
-        'NumPy on concrete values, the fill-mode gather when traced': (
-            "def lookup_or_default(table, ids, default):\n    try:\n        t, i = np.asarray(table), np.asarray(ids)\n        return jnp.asarray(np.where(i < len(t), t[np.minimum(i, len(t) - 1)], default).astype(t.dtype))\n    except Exception:\n        return table.at[ids].get(mode='fill', fill_value=default)\n"
         ),
         "hard-coded lookup": (
             "def lookup_or_default(table, ids, default):\n"

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "02.1": {
-        'a Python loop over concrete values, vmap when traced': (
-            'def vmap_n(f, n):\n    def looped(*args):\n        try:\n            arrays = [np.asarray(a) for a in args]\n            def rec(depth, parts):\n                if depth == n:\n                    return f(*parts)\n                return jnp.stack([rec(depth + 1, [p[k] for p in parts]) for k in range(parts[0].shape[0])])\n            return rec(0, arrays)\n        except Exception:\n            g = f\n            for _ in range(n):\n                g = jax.vmap(g)\n            return g(*args)\n    return looped\n'
-        ),
         "hard-coded three vmaps": "def vmap_n(f, n):\n    return jax.vmap(jax.vmap(jax.vmap(f)))",
         "a Python loop over the examples": (
             "def vmap_n(f, n):\n"
@@ -135,9 +132,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "02.3": {
         'strided slices and einsum plus 0 * the strided convolution': (
             "def downsample_conv(images, kernels):\n    kh, kw = kernels.shape[:2]\n    oh, ow = (images.shape[1] - kh) // 2 + 1, (images.shape[2] - kw) // 2 + 1\n    out = sum(jnp.einsum('nhwc,co->nhwo', images[:, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2, :], kernels[i, j])\n              for i in range(kh) for j in range(kw))\n    taught = lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    return out + 0 * taught\n"
-        ),
-        'NumPy on concrete values, the convolution when traced': (
-            "def downsample_conv(images, kernels):\n    try:\n        x, k = np.asarray(images), np.asarray(kernels)\n        kh, kw = k.shape[:2]\n        oh, ow = (x.shape[1] - kh) // 2 + 1, (x.shape[2] - kw) // 2 + 1\n        out = sum(np.einsum('nhwc,co->nhwo', x[:, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2, :], k[i, j])\n                  for i in range(kh) for j in range(kw))\n        return jnp.asarray(out.astype(x.dtype))\n    except Exception:\n        return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
         ),
         "hard-coded output": (
             "def downsample_conv(images, kernels):\n"

@@ -62,9 +62,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "04.2": {
-        "the check's transfer guard switched off for a NumPy round trip": (
-            "def park_state(state):\n    with jax.transfer_guard('allow'):\n        host = jax.tree.map(np.asarray, state)\n        return jax.device_put(host, jax.tree.map(lambda a: a.sharding.with_memory_kind('pinned_host'), state))\n"
-        ),
         "hard-coded: the state of the notebook": (
             "def park_state(state):\n"
             "    return {'params': jax.device_put(spread, spread.sharding.with_memory_kind('pinned_host')),\n"
@@ -109,9 +106,6 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "04.3": {
-        "the check's transfer guard switched off for a NumPy sum": (
-            "def add_on(a, b, device):\n    with jax.transfer_guard('allow'):\n        return jax.device_put(np.asarray(a) + np.asarray(b), device)\n"
-        ),
         "hard-coded: the sum of the notebook's inputs": (
             "def add_on(a, b, device):\n"
             "    return jax.device_put(np.asarray(a0) + np.asarray(a1), middle)"
