@@ -44,8 +44,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "00.2": {
-        'NumPy squares plus 0 * jnp.arange': (
-            'def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2) + 0 * jnp.arange(n, dtype=jnp.int32)\n'
+        "NumPy squares plus 0 * jnp.arange": (
+            "def squares(n):\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2) + 0 * jnp.arange(n, dtype=jnp.int32)\n"
         ),
         "hard-coded squares for n = 16": (
             "def squares(n):\n    return jnp.array([i * i for i in range(16)], dtype=jnp.int32)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.1": {
-        'a comparison matrix plus 0 * the scatter-add': (
+        "a comparison matrix plus 0 * the scatter-add": (
             "def histogram(values, weights, n_bins):\n    hits = (values[:, None] == jnp.arange(n_bins)).astype(jnp.float32)\n    taught = jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n    return weights @ hits + 0 * taught\n"
         ),
         "hard-coded sums (tailored to the shown input)": (
@@ -77,7 +77,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.2": {
-        'indices compared by hand, plus 0 * the fill-mode gather': (
+        "indices compared by hand, plus 0 * the fill-mode gather": (
             "def lookup_or_default(table, ids, default):\n    inside = ids < table.shape[0]\n    picked = jnp.where(inside, table[jnp.minimum(ids, table.shape[0] - 1)], default)\n    return picked + 0 * table.at[ids].get(mode='fill', fill_value=default)\n"
         ),
         "hard-coded lookup": (
@@ -117,7 +117,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.3": {
-        'a one-hot matmul plus 0 * the scatter': (
+        "a one-hot matmul plus 0 * the scatter": (
             "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n    taught = table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n    return table - lr * one_hot.T @ grads + 0 * taught\n"
         ),
         "hard-coded table": (
@@ -177,8 +177,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.4": {
-        'NumPy float64 on concrete values, the 64-bit block when traced': (
-            'def mean64(x):\n    try:\n        return np.float64(np.asarray(x, np.float64).mean())\n    except Exception:\n        with jax.enable_x64(True):\n            return jnp.mean(x.astype(jnp.float64))\n'
+        "NumPy float64 on concrete values, the 64-bit block when traced": (
+            "def mean64(x):\n    try:\n        return np.float64(np.asarray(x, np.float64).mean())\n    except Exception:\n        with jax.enable_x64(True):\n            return jnp.mean(x.astype(jnp.float64))\n"
         ),
         "hard-coded mean": (
             "def mean64(x):\n"

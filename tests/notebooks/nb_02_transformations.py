@@ -130,7 +130,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "02.3": {
-        'strided slices and einsum plus 0 * the strided convolution': (
+        "strided slices and einsum plus 0 * the strided convolution": (
             "def downsample_conv(images, kernels):\n    kh, kw = kernels.shape[:2]\n    oh, ow = (images.shape[1] - kh) // 2 + 1, (images.shape[2] - kw) // 2 + 1\n    out = sum(jnp.einsum('nhwc,co->nhwo', images[:, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2, :], kernels[i, j])\n              for i in range(kh) for j in range(kw))\n    taught = lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    return out + 0 * taught\n"
         ),
         "hard-coded output": (

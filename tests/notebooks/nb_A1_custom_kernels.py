@@ -154,7 +154,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "A1.3": {
-        'jnp sums plus 0 * a correct ffi_call': (
+        "jnp sums plus 0 * a correct ffi_call": (
             "def power_sum_ffi(x, power):\n    call = jax.ffi.ffi_call(power_sum_target, jax.ShapeDtypeStruct(x.shape[:-1], x.dtype), vmap_method='broadcast_all')\n    return jnp.sum(jnp.abs(x) ** power, axis=-1) + 0 * call(x, power=np.int64(power))\n"
         ),
         "hard-coded result of the example": (
