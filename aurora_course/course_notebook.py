@@ -252,12 +252,10 @@ def _only_checks(statements: list[ast.stmt]) -> bool:
             if _ASSERTING_CALL.search(ast.unparse(node.value.func)):
                 continue
             return False
-        if isinstance(node, (ast.For, ast.With)) and _only_checks(node.body):
-            if not isinstance(node, ast.For) or _only_checks(node.orelse):
+        orelse = getattr(node, "orelse", [])
+        if isinstance(node, (ast.For, ast.With, ast.If)) and _only_checks(node.body):
+            if not orelse or _only_checks(orelse):
                 continue
-            return False
-        if isinstance(node, ast.If) and _only_checks(node.body) and _only_checks(node.orelse):
-            continue
         return False
     return bool(statements)
 

@@ -87,8 +87,12 @@ def api_url(name: str, aliases: Mapping[str, str] = DEFAULT_ALIASES) -> str | No
         return JAX_DOCS + pages[full]
     owner, _, member = full.rpartition(".")
     owner = _SAME_AS.get(owner, owner)
-    if owner in pages and member and not member.startswith("_"):
-        return JAX_DOCS + pages[owner].split("#")[0] + f"#{owner}.{member}"
+    if owner not in pages or not member or member.startswith("_"):
+        return None
+    page = pages[owner]
+    is_module = "#" not in page and not page.startswith("_autosummary/")
+    if is_module or owner.rpartition(".")[2][:1].isupper():  # a class's or a module's member
+        return JAX_DOCS + page.split("#")[0] + f"#{owner}.{member}"
     return None
 
 
