@@ -253,9 +253,9 @@ def _only_checks(statements: list[ast.stmt]) -> bool:
                 continue
             return False
         orelse = getattr(node, "orelse", [])
-        if isinstance(node, (ast.For, ast.With, ast.If)) and _only_checks(node.body):
-            if not orelse or _only_checks(orelse):
-                continue
+        blocks = isinstance(node, (ast.For, ast.With, ast.If)) and _only_checks(node.body)
+        if blocks and (not orelse or _only_checks(orelse)):
+            continue
         return False
     return bool(statements)
 

@@ -300,3 +300,29 @@ def test_build_site_without_executed_notebooks_is_an_error(tmp_path):
         pytest.skip("needs the course extra")
     with pytest.raises(SiteBuildError, match="no executed notebooks"):
         build_site([NotebookRun("x", "ok", 0, str(tmp_path / "missing.ipynb"))], tmp_path)
+
+
+def test_code_lines_become_blocks_that_keep_the_code():
+    from aurora_course.site.code_lines import hang_wrapped_lines
+
+    body = (
+        '<span></span><span class="k">def</span> <span class="nf">f</span>():\n'
+        '    <span class="sd">"""Two\n    lines."""</span>\n'
+        "\n"
+        '    <a class="aurora-api" href="u"><span class="n">jax</span></a>(<span class="mi">1</span>)\n'
+    )
+    page = f'<p>x</p><div class="highlight"><pre>{body}</pre></div>'
+    out = hang_wrapped_lines(page)
+    lines = re.findall(
+        r'<span class="aurora-line" style="--i:(\d+)">(.*?)</span>(?=<span class="aurora-line"|</pre>)',
+        out,
+    )
+    text = [re.sub(r"<[^>]+>", "", line) for _, line in lines]
+    assert text == ["def f():", '    """Two', '    lines."""', "", "    jax(1)"]
+    assert [int(i) for i, _ in lines] == [0, 4, 4, 0, 4]
+    # every line's tags are balanced: a docstring's span is closed and opened again
+    for _, line in lines:
+        assert line.count("<span") == line.count("</span>") and line.count("<a ") == line.count(
+            "</a>"
+        )
+    assert out.startswith("<p>x</p>") and hang_wrapped_lines("<p>no code</p>") == "<p>no code</p>"

@@ -245,10 +245,24 @@ def test_what_a_learner_reads_and_clicks_on_each_page(browser, site, build, summ
         assert blocks and len(buttons) == blocks, (
             f"{name}: {len(buttons)} copy buttons, {blocks} cells"
         )
-        visible = next(b for b in buttons if b.is_displayed())
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", visible)
-        visible.click()
-        _wait(lambda b=visible: b.text in ("Copied", "Select and copy"), what="the copy button")
+        # The first code cell's button copies its source as written (the clipboard is stubbed
+        # to see what the page hands it; a headless browser has no clipboard to read back).
+        first = buttons[0]
+        browser.execute_script(
+            "window.__copied = null; Object.defineProperty(navigator, 'clipboard', {value:"
+            " {writeText: t => { window.__copied = t; return Promise.resolve(); }},"
+            " configurable: true}); arguments[0].scrollIntoView({block: 'center'});",
+            first,
+        )
+        first.click()
+        _wait(lambda b=first: b.text == "Copied", what="the copy button to say Copied")
+        source = next(
+            c.source
+            for c in nbformat.read(build / "site-src" / f"{name}.ipynb", 4).cells
+            if c.cell_type == "code"
+        )
+        copied = browser.execute_script("return window.__copied")
+        assert copied == source.rstrip("\n"), f"{name}: copied {copied[:200]!r}"
         wide = browser.execute_script(
             "const d = document.documentElement;"
             "const over = [...document.querySelectorAll('pre, table, img, .cell_output')]"
@@ -268,6 +282,16 @@ def test_what_a_learner_reads_and_clicks_on_each_page(browser, site, build, summ
             assert "@title" not in code.splitlines()[0], f"{name}: a solution starts {code[:60]!r}"
         assert any(not s for s, _, _ in toggles), f"{name}: no collapsed check cell"
     assert prose_links > 0, "no API name in any page's prose links to JAX's reference"
+    browser.set_window_size(420, 900)  # a phone: the page still fits its width
+    try:
+        for name in names:
+            _open(browser, f"{site}{name}.html")
+            widths = browser.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            assert widths[0] <= widths[1], f"{name}: scrolls sideways at 420 px: {widths}"
+    finally:
+        browser.set_window_size(1280, 900)
     _open(browser, site + "index.html")
     landing = browser.find_element("css selector", ".bd-article").text
     for words in (f"{STUDENT_FOLDER}/", "make learn", SOLUTION_TOGGLE[0], CHECK_TOGGLE[0]):

@@ -14,6 +14,7 @@ from ..course_notebook import NotebookNode
 from ..records import NotebookRun
 from ._conf import sphinx_config
 from .api_links import link_pages, notebook_aliases
+from .code_lines import hang_wrapped_lines
 from .pages import PROBE_PAGE, banner, landing_page, probe_page
 from .tags import TAG_BEHAVIOUR, site_copy
 
@@ -204,7 +205,8 @@ def build_site(
     the notebooks are read as executed (``nb_execution_mode
     = "off"``). With ``strict``, any Sphinx warning is an error (the tests build this way).
     ``notebooks_dir``: the course notebooks, for the student copies each page offers.
-    After Sphinx, the JAX names in each page's code are linked to JAX's reference.
+    After Sphinx, the JAX names in each page's code are linked to JAX's reference and each code
+    line becomes a block that wraps with a hanging indent (:mod:`.code_lines`).
 
     Raises:
         SiteBuildError: Sphinx, myst-nb or the book theme is missing (install the ``course``
@@ -228,6 +230,10 @@ def build_site(
             for p in pages
         },
     )
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if '<div class="highlight"><pre>' in text:
+            page.write_text(hang_wrapped_lines(text), encoding="utf-8")
     return SiteBuild(
         index=site_dir / "index.html",
         seconds=time.perf_counter() - start,

@@ -31,7 +31,11 @@
       button.title = "Copy the code";
       button.setAttribute("aria-label", "Copy the code");
       button.addEventListener("click", function () {
-        copyText(pre.innerText.replace(/\n$/, "")).then(
+        var lines = pre.querySelectorAll("span.aurora-line");
+        var text = lines.length
+          ? Array.prototype.map.call(lines, function (l) { return l.textContent; }).join("\n")
+          : pre.innerText.replace(/\n$/, "");
+        copyText(text).then(
           function () { button.textContent = "Copied"; },
           function () { button.textContent = "Select and copy"; }
         );
