@@ -13,7 +13,7 @@ from ..course import STUDENT_FOLDER
 from ..course_notebook import NotebookNode
 from ..records import NotebookRun
 from ._conf import sphinx_config
-from .api_links import link_pages, notebook_aliases
+from .api_links import link_markdown, link_pages, notebook_aliases
 from .code_lines import hang_wrapped_lines
 from .pages import PROBE_PAGE, banner, landing_page, probe_page
 from .tags import TAG_BEHAVIOUR, site_copy
@@ -127,7 +127,9 @@ def write_sources(
     (source_dir / "conf.py").write_text(_conf_py(sphinx_config()), encoding="utf-8")
     extra = []
     if references:
-        (source_dir / f"{QUICKREF_PAGE}.md").write_text(as_myst(references), encoding="utf-8")
+        (source_dir / f"{QUICKREF_PAGE}.md").write_text(
+            link_markdown(as_myst(references)), encoding="utf-8"
+        )
         extra.append(QUICKREF_PAGE)
     try:
         schedule = render_schedule(times)
