@@ -11,7 +11,8 @@ student copy also loses every cell tagged
 ``instructor``, every output, and the Colab form view of its stubs (``cellView`` and the
 ``# @title`` line, which are comments and so vanish with the solution), so learners see the stub.
 Check cells (:func:`~aurora_course.course_notebook.check_cell_indexes`) keep their source but are
-stored collapsed (``jupyter.source_hidden``), so the check code stays out of the learner's way.
+stored collapsed (``jupyter.source_hidden`` for JupyterLab, ``cellView: form`` for Colab, which
+shows a "Show code" button), so the check code stays out of the learner's way.
 Nothing is ever written into the source notebooks' folder (:func:`check_output_folder`).
 """
 
@@ -115,8 +116,9 @@ def make_student_notebook(nb: NotebookNode) -> NotebookNode:
     every ``instructor`` cell removed, every check cell collapsed and every output cleared."""
     student = copy.deepcopy(nb)
     checks = [student.cells[i] for i in check_cell_indexes(student)]
-    for cell in checks:
+    for cell in checks:  # collapsed in JupyterLab, and in Colab's form view ("Show code")
         cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+        cell.metadata["cellView"] = "form"
     student.cells = [cell for cell in student.cells if not is_instructor(cell)]
     # A student copy is not half of a jupytext pair: `jupytext --sync` must not pair it.
     student.metadata.pop("jupytext", None)

@@ -230,4 +230,5 @@ def test_check_cells_are_stored_collapsed_with_their_source():
     student = make_student_notebook(nb)
     hidden = [c for c in student.cells if c.metadata.get("jupyter", {}).get("source_hidden")]
     assert [c.source for c in hidden] == ['ah.check("99.1", pad_to, args=(x, 8))', checks.source]
+    assert all(c.metadata["cellView"] == "form" for c in hidden)  # Colab's collapsed view
     assert not nb.cells[-1].metadata.get("jupyter")  # the course notebook is not changed
