@@ -45,6 +45,9 @@ def test_2_an_answer_that_switches_route_when_traced():
         "c.2", jnp.cumsum, expected=jnp.cumsum(VALUES), args=(VALUES,), route=[ah.uses("cumsum")]
     )
     assert honest.solved  # JAX's own conversions inside a trace are not the answer's
+    course = course_names(["import jax\n"], [])
+    asks = "import jax\n\ndef f(x):\n    return x if isinstance(x, jax.core.Tracer) else x + 1\n"
+    assert "tracing" in screen_solution(asks, course, {"f"}, "c.2").problems[0]
     wrong_values = lambda v: jnp.cumsum(v) * 2 if isinstance(v, jax.core.Tracer) else np.cumsum(v)  # noqa: E731
     lazy = ah.check(
         "c.2", wrong_values, expected=jnp.cumsum(VALUES), args=(VALUES,), route=[ah.uses("cumsum")]
