@@ -321,3 +321,36 @@ def test_mfu_is_one_at_the_compute_bound_and_scales_with_efficiency() -> None:
     half = plan(model, "h100", Layout(), efficiency=0.5)
     assert half.mfu == pytest.approx(0.5)
     assert math.isclose(half.step_seconds, 2 * p.step_seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+# ---------------------------------------------------------------------------------------------
+
+
+def test_aurora_plan_prints_the_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from aurora_course.cli import main
+
+    assert main(["plan", "--params", "8e9", "--devices", "64", "--machine", "h100"]) == 0
+    out = capsys.readouterr().out
+    assert "layouts fit" in out and "best:" in out and "MFU" in out
+    expected = search(
+        Transformer.from_params(8e9), "h100", 64, remat=("none", "mlp-matmuls", "full")
+    )
+    assert expected.best.layout.name in out.split("best:")[1]
+
+
+def test_aurora_plan_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    from aurora_course.cli import main
+
+    args = ["plan", "--model", "llama3-8b", "--devices", "16", "--machine", "tpu-v5p", "--json"]
+    assert main([*args, "--top", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["plans"]) == 3 and data["machine"] == "TPU v5p"
+    steps = [p["step_seconds"] for p in data["plans"]]
+    assert steps == sorted(steps)
+    assert main(["plan", "--layers", "4", "--devices", "8"]) == 2
+    assert "--d-model" in capsys.readouterr().err
+    # A model that fits no layout: exit status 1, and the smallest peak is named.
+    assert main(["plan", "--model", "llama3-70b", "--devices", "1", "--machine", "tpu-v5e"]) == 1
+    assert "nothing fits" in capsys.readouterr().out

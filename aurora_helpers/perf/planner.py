@@ -212,7 +212,8 @@ class Transformer:
     ) -> Transformer:
         """A LLaMA-like shape with about ``params`` parameters.
 
-        Width 128 per layer (``d_model = 128 L``, rounded to a multiple of 128), heads of 128,
+        Width about 128 per layer (rounded to a multiple of 1024 from 2048 on, else of 128),
+        heads of 128,
         up to eight key/value heads, a SwiGLU MLP of ``d_ff = 3.5 d_model`` (rounded to 256), so
         a layer holds about ``12.5 d_model^2`` parameters; the width is solved with the two
         embedding tables counted. The result's :attr:`params` says how
@@ -224,7 +225,8 @@ class Transformer:
         # 12.5 L d^2 + 2 V d = params, solved for d (the embeddings included).
         a, b = 12.5 * layers, 2 * vocab
         width = (-b + math.sqrt(b * b + 4 * a * params)) / (2 * a)
-        d_model = 128 * max(1, round(width / 128))
+        step = 1024 if width >= 2048 else 128  # wide models: a multiple of 8 heads of 128
+        d_model = step * max(1, round(width / step))
         heads = max(1, d_model // 128)
         kv = math.gcd(heads, 8)
         d_ff = 256 * max(1, round(3.5 * d_model / 256))
