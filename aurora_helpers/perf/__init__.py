@@ -6,7 +6,8 @@
 - :mod:`.state_sizes`: bytes per device of a training state, and of a checkpoint folder;
 - :mod:`.throughput`: transfers, bandwidth and matmul throughput of this machine;
 - :mod:`.planner`: a transformer training step's memory, traffic and time per layout, and the
-  search over layouts; :mod:`.planned_step`: the same step compiled, predicted beside measured.
+  search over layouts; :mod:`.planned_step`: the same step compiled, predicted beside measured;
+  :mod:`.plan_panel`: the planner behind ipywidgets controls.
 
 Imports the core and :mod:`aurora_helpers.compiled` (profiles match a trace to its schedule).
 """
