@@ -14,6 +14,13 @@ Measured on JAX 0.9-0.12's CPU backend (2 layers, width 64, batch 16 x 32 tokens
   (FSDP's choice, which the plan prices: memory against bytes). With ``remat="full"`` it
   gathers again, as the plan says. Under ``DP x FSDP`` it fuses the data axis's all-reduce with
   the fsdp axis's into one over all devices.
+- **collective bytes** with tensor parallelism (no sequence parallelism): the data axis's
+  gradient all-reduce as planned; on the tensor axis the plan counts Megatron's two
+  all-reduces of a block's activations per layer and pass, plus the embedding's output and the
+  logits' input gradient. XLA sends the same forward, but backward all-reduces the input
+  gradients of Q, K and V (and of the MLP's gate and up projections) one by one where Megatron
+  adds them first: 5 all-reduces a layer instead of 2, so ``(7 L + 2)`` activations against
+  the plan's ``(4 L + 2)``.
 - **buffers during the step** (``temp_size_in_bytes``): 1.2-2.5 times the plan's gradients,
   activations and largest transient. XLA keeps what the plan does not count at this size: the
   gathered weights (above), the logits' softmax beside the logits, fusion temporaries.
@@ -38,6 +45,7 @@ MODEL = Transformer(2, 64, 192, 4, 2, vocab=256, seq=32, batch=16)
         Layout(fsdp=8),
         Layout(data=2, fsdp=4),
         Layout(fsdp=4, tensor=2),
+        Layout(data=4, tensor=2, sequence_parallel=False),
         Layout(fsdp=8, remat="full"),
     ],
     ids=lambda lay: lay.name,
@@ -49,6 +57,17 @@ def test_plan_beside_compiled_step(layout: Layout) -> None:
     if layout.fsdp == 1 and layout.tensor == 1:
         assert check.ratio("sent") == pytest.approx(1.0, abs=1e-4), check
         assert {row.kind for row in check.traffic.rows} == {"all-reduce"}
+    elif layout.fsdp == 1:
+        # Tensor parallelism without sequence parallelism: the data axis's all-reduce as planned
+        # (within the replicated norms' gradients); on the tensor axis XLA sends 2 + 5 per layer
+        # plus 2, the plan 2 + 2 per layer plus 2 (see the module's docstring).
+        rows = {(row.kind, row.devices): row for row in check.traffic.rows}
+        data = rows[("all-reduce", layout.data)]
+        assert data.compiled_bytes == pytest.approx(data.predicted_bytes, rel=0.01), check
+        tensor = rows[("all-reduce", layout.tensor)]
+        per_layer = MODEL.batch // layout.replicas * MODEL.seq * MODEL.d_model * 4
+        assert tensor.predicted_bytes == (4 * MODEL.layers + 2) * per_layer
+        assert tensor.compiled_bytes == pytest.approx((7 * MODEL.layers + 2) * per_layer, rel=0.01)
     else:
         assert 0.75 <= check.ratio("sent") <= 1.5, check
     assert "predicted beside compiled" in str(check)

@@ -972,7 +972,10 @@ def plan(
         )
     if lay.tensor > 1:
         activation = micro_tokens * model.d_model * act
-        per_pass = 2 * layers * lay.microbatches  # one per attention block, one per MLP
+        # Per pass and microbatch: one per attention block and one per MLP (Megatron's f and g),
+        # and one for the vocabulary-parallel embedding's output (forward) or the logits'
+        # input gradient (backward).
+        per_pass = (2 * layers + 1) * lay.microbatches
         if lay.sequence_parallel:
             add(
                 "activations gathered before each block (sequence parallel)",
