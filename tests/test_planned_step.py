@@ -71,6 +71,7 @@ def test_plan_beside_compiled_step(layout: Layout) -> None:
     else:
         assert 0.75 <= check.ratio("sent") <= 1.5, check
     assert "predicted beside compiled" in str(check)
+    assert "compiled / predicted" in check._repr_html_()
 
 
 def test_more_fsdp_devices_hold_less_state_as_planned() -> None:

@@ -126,6 +126,14 @@ def test_collectives_per_layout() -> None:
     )
 
 
+def test_a_plan_shows_as_text_and_html() -> None:
+    m = Transformer(4, 512, 2048, 8, vocab=1000, seq=128, batch=64)
+    p = plan(m, "h100", Layout(data=2, fsdp=4))
+    assert "DP2 x FSDP4" in str(p) and "reduce-scatter on fsdp" in str(p)
+    page = p._repr_html_()
+    assert page.count("<tr>") == 6 + len(p.collectives) + 2 and "fits" in page
+
+
 def test_an_axis_beyond_one_node_crosses_the_slow_network() -> None:
     m = Transformer(4, 1024, 4096, 16, vocab=1000, seq=128, batch=64)
     inside = plan(m, "h100", Layout(data=8)).collectives[0]

@@ -36,7 +36,7 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from .._display import format_bytes, text_table
+from .._display import format_bytes, html_table, text_table
 from ..compiled.comm_costs import Traffic, TrafficComparison, compare_traffic, compiled_traffic
 from .planner import Layout, Plan, Transformer, plan
 
@@ -240,8 +240,8 @@ class PlanCheck:
         }
         return float(got[what]) / float(want[what]) if want[what] else math.inf
 
-    def __str__(self) -> str:
-        rows = [
+    def _rows(self) -> list[list[object]]:
+        return [
             ["state between steps", format_bytes(int(self.state_predicted)),
              format_bytes(self.state_compiled), f"{self.ratio('state'):.2f}"],
             ["buffers during the step", format_bytes(int(self.step_predicted)),
@@ -249,9 +249,18 @@ class PlanCheck:
             ["collective bytes sent", format_bytes(int(self.sent_predicted)),
              format_bytes(int(self.sent_compiled)), f"{self.ratio('sent'):.2f}"],
         ]  # fmt: skip
+
+    _HEADERS = ("", "predicted", "compiled", "compiled / predicted")
+
+    def __str__(self) -> str:
         head = f"{self.plan.layout.name}: predicted beside compiled, per device"
-        table = text_table(("", "predicted", "compiled", "compiled / predicted"), rows)
-        return f"{head}\n{table}\n{self.traffic}"
+        return f"{head}\n{text_table(self._HEADERS, self._rows())}\n{self.traffic}"
+
+    def _repr_html_(self) -> str:
+        caption = f"{self.plan.layout.name}: predicted beside compiled, per device"
+        return html_table(self._HEADERS, self._rows(), caption=caption) + (
+            self.traffic._repr_html_()
+        )
 
 
 def predicted_traffic(p: Plan) -> Traffic:

@@ -723,6 +723,41 @@ class Plan:
     def __str__(self) -> str:
         return self.summary()
 
+    def collective_rows(self) -> list[list[object]]:
+        """One row per collective: kind, axis, group, topology, runs, bytes each, seconds."""
+        return [
+            [
+                c.kind,
+                c.axis,
+                c.cost.devices,
+                c.cost.topology,
+                c.count,
+                format_bytes(int(c.cost.nbytes)),
+                f"{c.seconds * 1e3:,.2f}",
+                c.overlaps,
+                c.what,
+            ]
+            for c in self.collectives
+        ]
+
+    def _repr_html_(self) -> str:
+        mem = [
+            [part, format_bytes(int(self.memory[part]))]
+            for part in ("params", "grads", "optimizer", "activations", "transient", "peak")
+        ]
+        verdict = "fits" if self.fits else "does NOT fit"
+        caption = (
+            f"{self.layout.name} on {self.layout.devices} x {self.machine.name}: peak "
+            f"{format_bytes(int(self.memory['peak']))} of "
+            f"{format_bytes(int(self.machine.memory))} ({verdict}); step >= "
+            f"{self.step_seconds * 1e3:,.2f} ms, {self.bound}-bound, MFU <= {self.mfu:.0%}"
+        )
+        headers = ("collective", "axis", "group", "topology", "runs", "bytes each", "ms",
+                   "hides behind", "what")  # fmt: skip
+        return html_table(("memory per device", "bytes"), mem, caption=caption) + html_table(
+            headers, self.collective_rows()
+        )
+
 
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
