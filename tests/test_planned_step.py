@@ -74,6 +74,18 @@ def test_plan_beside_compiled_step(layout: Layout) -> None:
     assert "compiled / predicted" in check._repr_html_()
 
 
+@pytest.mark.parametrize(
+    "layout", [Layout(), Layout(data=3), Layout(fsdp=5)], ids=lambda lay: lay.name
+)
+def test_other_device_counts(layout: Layout) -> None:
+    # A notebook at 1, 3, 5 or 6 devices: sizes every axis divides (width 60, 4 heads, batch 15).
+    odd = Transformer(2, 60, 180, 4, 2, vocab=240, seq=32, batch=15)
+    check = check_plan(odd, layout)
+    assert 1.0 <= check.ratio("state") <= 1.05, check
+    assert 1.0 <= check.ratio("step") <= 2.5, check
+    assert 0.75 <= check.ratio("sent") <= 1.5, check
+
+
 def test_more_fsdp_devices_hold_less_state_as_planned() -> None:
     two, eight = (check_plan(MODEL, Layout(fsdp=n, data=8 // n)) for n in (2, 8))
     assert two.state_predicted == pytest.approx(4 * eight.state_predicted)
@@ -85,5 +97,7 @@ def test_layouts_it_cannot_build_are_refused() -> None:
         compiled_step(MODEL, Layout(pipeline=2, microbatches=2))
     with pytest.raises(ValueError, match="ZeRO-3"):
         compiled_step(MODEL, Layout(fsdp=2, zero=1))
+    with pytest.raises(ValueError, match="fsdp=5 does not divide a dimension of 64"):
+        compiled_step(Transformer(2, 64, 192, 4, vocab=256, seq=8, batch=15), Layout(fsdp=5))
     with pytest.raises(ValueError, match="devices"):
         compiled_step(Transformer(2, 64, 192, 4, vocab=256, seq=8, batch=16), Layout(data=16))

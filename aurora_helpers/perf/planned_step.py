@@ -66,6 +66,18 @@ def _supported(model: Transformer, layout: Layout) -> None:
     if not model.gated_mlp or model.dropout:
         problems.append("the built model has a gated MLP and no dropout")
     problems += layout.problems(model)
+    sizes = {"data": layout.data, "fsdp": layout.fsdp, "tensor": layout.tensor}
+    flat_shapes = jax.tree.leaves(param_shapes(model), is_leaf=lambda x: isinstance(x, tuple))
+    flat_specs = jax.tree.leaves(param_specs(model), is_leaf=lambda x: isinstance(x, P))
+    uneven = sorted(
+        {
+            f"{axis}={sizes[axis]} does not divide a dimension of {dim}"
+            for shape, spec in zip(flat_shapes, flat_specs, strict=True)
+            for dim, axis in zip(shape, spec, strict=False)
+            if axis is not None and dim % sizes[axis]
+        }
+    )
+    problems += uneven
     if problems:
         raise ValueError("; ".join(problems))
 
@@ -231,14 +243,16 @@ class PlanCheck:
     sent_compiled: float
 
     def ratio(self, what: str) -> float:
-        """compiled / predicted for ``"state"``, ``"step"`` or ``"sent"``."""
+        """compiled / predicted for ``"state"``, ``"step"`` or ``"sent"`` (1 when both are 0)."""
         got = {"state": self.state_compiled, "step": self.step_compiled, "sent": self.sent_compiled}
         want = {
             "state": self.state_predicted,
             "step": self.step_predicted,
             "sent": self.sent_predicted,
         }
-        return float(got[what]) / float(want[what]) if want[what] else math.inf
+        if not want[what]:
+            return 1.0 if not got[what] else math.inf
+        return float(got[what]) / float(want[what])
 
     def _rows(self) -> list[list[object]]:
         return [
