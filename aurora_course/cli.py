@@ -111,7 +111,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         f"{model.params / 1e9:.2f}B parameters ({model.layers} layers, d_model {model.d_model}, "
         f"d_ff {model.d_ff}, {model.heads} heads / {model.kv} KV, vocab {model.vocab}); "
         f"batch {model.batch} x {model.seq} tokens; {args.devices} x {machine.name} "
-        f"({machine.memory / 1e9:.0f} GB, {machine.flops / 1e12:.0f} TFLOP/s)"
+        f"({machine.memory / 1e9:.0f} GB, {machine.flops / 1e12:.3g} TFLOP/s)"
     )
     print(ranking.table(args.top))
     if not ranking.plans:

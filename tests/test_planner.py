@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -362,3 +363,34 @@ def test_aurora_plan_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None
     # A model that fits no layout: exit status 1, and the smallest peak is named.
     assert main(["plan", "--model", "llama3-70b", "--devices", "1", "--machine", "tpu-v5e"]) == 1
     assert "nothing fits" in capsys.readouterr().out
+
+
+def test_aurora_plan_reads_a_bench_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The shape `aurora bench --json` prints: {"results": [{..., "summary": [...]}]}.
+    report = {
+        "results": [
+            {
+                "device_kind": "cpu",
+                "summary": [
+                    {"metric": "copy", "dtype": "float32", "value": 1.0, "unit": "GB/s"},
+                    {"metric": "matmul", "dtype": "bfloat16", "value": 0.5, "unit": "TFLOP/s"},
+                ],
+            }
+        ]
+    }
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(report))
+    from aurora_course.cli import main
+
+    args = ["plan", "--params", "1e9", "--devices", "8", "--batch", "8", "--seq", "1024"]
+    assert main([*args, "--bench", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(measured)" in out and "0.5 TFLOP/s" in out
+    # Half a TFLOP/s instead of an H100's 989.5: the compute-bound best step is that much slower.
+    model = Transformer.from_params(1e9, seq=1024, batch=8)
+    assert main([*args, "--json", "--top", "1", "--bench", str(path)]) == 0
+    slow = json.loads(capsys.readouterr().out)["plans"][0]
+    fast = search(model, "h100", 8, remat=("none", "mlp-matmuls", "full")).best
+    assert slow["compute_seconds"] == pytest.approx(fast.compute_seconds * 989.5 / 0.5)
