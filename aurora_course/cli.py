@@ -1,5 +1,5 @@
-"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student``, ``grade``, ``retarget``,
-``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
+"""The ``aurora`` command: ``probe``, ``bench``, ``plan``, ``run``, ``student``, ``grade``,
+``retarget``, ``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,90 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         detail=args.detail,
         as_json=args.json,
     )
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    import json
+
+    from aurora_helpers.perf.planner import Machine, Transformer, search
+
+    if args.model:
+        model = Transformer.preset(args.model, seq=args.seq, batch=args.batch)
+    elif args.layers:
+        needed = {"--d-model": args.d_model, "--d-ff": args.d_ff, "--heads": args.heads}
+        missing = [flag for flag, value in needed.items() if value is None]
+        if missing:
+            raise ValueError(f"--layers needs {', '.join(missing)} as well")
+        model = Transformer(
+            args.layers,
+            args.d_model,
+            args.d_ff,
+            args.heads,
+            args.kv_heads,
+            vocab=args.vocab,
+            seq=args.seq,
+            batch=args.batch,
+        )
+    elif args.params:
+        model = Transformer.from_params(
+            args.params, seq=args.seq, batch=args.batch, vocab=args.vocab
+        )
+    else:
+        raise ValueError("name the model: --params N, --model PRESET or --layers with its sizes")
+    machine = Machine.preset(args.machine)
+    if args.bench:
+        machine = Machine.from_bench(json.loads(Path(args.bench).read_text()), like=machine)
+    ranking = search(
+        model,
+        machine,
+        args.devices,
+        precision=args.precision,
+        optimizer=args.optimizer,
+        remat=args.remat or ("none", "mlp-matmuls", "full"),
+        efficiency=args.efficiency,
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "model": {**model.__dict__, "params": model.params},
+                    "machine": machine.name,
+                    "devices": args.devices,
+                    "tried": ranking.tried,
+                    "plans": [
+                        {
+                            "layout": p.layout.name,
+                            **{f"{k}_bytes": v for k, v in p.memory.items()},
+                            "step_seconds": p.step_seconds,
+                            "compute_seconds": p.compute_seconds,
+                            "exposed_comm_seconds": p.exposed_comm_seconds,
+                            "bound": p.bound,
+                            "mfu": p.mfu,
+                            "sent_bytes": p.sent_by_kind(),
+                        }
+                        for p in ranking.plans[: args.top]
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return 0 if ranking.plans else 1
+    print(
+        f"{model.params / 1e9:.2f}B parameters ({model.layers} layers, d_model {model.d_model}, "
+        f"d_ff {model.d_ff}, {model.heads} heads / {model.kv} KV, vocab {model.vocab}); "
+        f"batch {model.batch} x {model.seq} tokens; {args.devices} x {machine.name} "
+        f"({machine.memory / 1e9:.0f} GB, {machine.flops / 1e12:.3g} TFLOP/s)"
+    )
+    print(ranking.table(args.top))
+    if not ranking.plans:
+        print(
+            f"nothing fits; smallest peak: {ranking.rejected[0].summary()}"
+            if ranking.rejected
+            else ""
+        )
+        return 1
+    print("\nbest:\n" + ranking.best.summary())
+    return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -238,6 +322,49 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--detail", action="store_true", help="print every size of every sweep")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=_cmd_bench)
+
+    pl = sub.add_parser(
+        "plan",
+        help="rank the layouts of a transformer training run that fit (memory, time, MFU)",
+        description="Predict per-device memory, collectives, step time and MFU of a decoder-only "
+        "transformer's training step for every factorisation of the devices into data, ZeRO/FSDP, "
+        "tensor and pipeline parallelism, and rank the layouts that fit "
+        "(aurora_helpers.perf.planner). Arithmetic only: nothing runs.",
+    )
+    what = pl.add_mutually_exclusive_group()
+    what.add_argument("--params", type=float, help="parameters, e.g. 8e9 (a LLaMA-like shape)")
+    what.add_argument("--model", help="a published shape: llama3-8b, llama3-70b, llama2-13b, ...")
+    what.add_argument("--layers", type=int, help="layers (with --d-model, --d-ff, --heads)")
+    pl.add_argument("--d-model", type=int)
+    pl.add_argument("--d-ff", type=int)
+    pl.add_argument("--heads", type=int)
+    pl.add_argument("--kv-heads", type=int, default=None)
+    pl.add_argument("--vocab", type=int, default=32_000)
+    pl.add_argument("--seq", type=int, default=4096, help="tokens per sequence (default 4096)")
+    pl.add_argument("--batch", type=int, default=256, help="global batch in sequences (256)")
+    pl.add_argument("--devices", type=int, required=True, help="devices to factorise")
+    pl.add_argument(
+        "--machine", default="h100", help="h100 (default), h200, tpu-v5e, tpu-v5p, tpu-v6e"
+    )
+    pl.add_argument(
+        "--bench", metavar="JSON", help="a file from `aurora bench --json`: its measured roofs"
+    )
+    pl.add_argument(
+        "--precision", default="mixed", help="mixed (default), mixed-fp32-acc, fp32, bf16"
+    )
+    pl.add_argument("--optimizer", default="adam", help="adam (default), momentum, sgd")
+    pl.add_argument(
+        "--remat",
+        action="append",
+        choices=["none", "mlp-matmuls", "full"],
+        help="remat policies to try (repeat; default all three)",
+    )
+    pl.add_argument(
+        "--efficiency", type=float, default=1.0, help="fraction of peak FLOP/s reached (1)"
+    )
+    pl.add_argument("--top", type=int, default=10, help="rows to print (10)")
+    pl.add_argument("--json", action="store_true", help="print JSON")
+    pl.set_defaults(func=_cmd_plan)
 
     r = sub.add_parser("run", help="execute the course into a build folder")
     r.add_argument(
