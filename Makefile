@@ -234,13 +234,14 @@ learn:
 	$(MAKE) lab LAB_DIR=student
 
 # JupyterLab for learners: the .ipynb files only (the MyST twins are hidden), each starting on the
-# course's kernel ("Project Aurora (JAX)", registered under the name the notebooks ask for, python3,
-# in build/lab, which JUPYTER_PATH puts first), no news pop-up (scripts/lab/).
+# course's kernel (the one the notebooks name, aurora, "Project Aurora (JAX)", registered in
+# build/lab, which JUPYTER_PATH puts first: opening a notebook leaves it unchanged), no news pop-up
+# (scripts/lab/).
 LAB := $(abspath build/lab)
 LAB_DIR ?= notebooks
 lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; scripts/make-venv $(VENV) lab $(PINS); }
-	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
+	@$(PY) -m aurora_course kernel install --prefix $(LAB) >/dev/null
 	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab $(LAB_DIR) --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup

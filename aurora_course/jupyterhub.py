@@ -18,6 +18,15 @@ from .course import REPOSITORY_SLUG, STUDENT_FOLDER
 
 DEFAULT_KERNEL_NAME = "aurora"
 DEFAULT_DISPLAY_NAME = "Project Aurora (JAX)"
+#: What every notebook and student copy stores as its kernelspec: the kernel :func:`install_kernel`
+#: registers by default, as JupyterLab writes it once that kernel started, so a notebook opened on
+#: it is not modified. A hub or laptop without it falls back to its only Python kernel; Colab,
+#: which knows no "aurora", says so ("Unrecognized runtime") and opens it on its own Python.
+COURSE_KERNELSPEC = {
+    "display_name": DEFAULT_DISPLAY_NAME,
+    "language": "python",
+    "name": DEFAULT_KERNEL_NAME,
+}
 
 
 def install_kernel(
