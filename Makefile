@@ -34,7 +34,7 @@ PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 # (scripts/runs devices TARGET: every count a step running that target uses). DEVICE_COUNTS="N ..."
 # on the command line picks others.
 DEVICE_COUNTS = $(shell scripts/runs devices $@)
-.PHONY: lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
+.PHONY: test-hub lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
 .PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 .PHONY: test-full test-oldest-variants test-upstream env-oldest env-matrix
 
@@ -211,6 +211,16 @@ test-site: setup
 	  $(PY) -m aurora_course run --no-progress --only $(SITE_ONLY) --build $(SITE_BUILD) || exit 1; build="$(SITE_BUILD)"; \
 	fi; \
 	AURORA_SITE_BUILD=$$build $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
+
+# The classroom on a real JupyterHub (tests/test_hub.py): a hub on 127.0.0.1 in .venv-hub (ci/hub.txt,
+# configurable-http-proxy from npm: network the first time), HUB_LEARNERS learners at once pulling
+# the student copies with nbgitpuller and running HUB_NOTEBOOKS on the course's kernel, graded with
+# aurora grade; memory and times in build/hub/summary.json. Leaves no process, port or home behind.
+HUB_LEARNERS ?= 4
+HUB_NOTEBOOKS ?= 06_sharding 10_training_stack
+test-hub: setup
+	@scripts/make-hub-env .venv-hub
+	AURORA_HUB_LEARNERS=$(HUB_LEARNERS) AURORA_HUB_NOTEBOOKS="$(HUB_NOTEBOOKS)" $(PY) -m pytest -q -s -p no:randomly -p no:cacheprovider -m hub tests/test_hub.py
 
 # The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
 # installed as for test-site), from the notebooks.
