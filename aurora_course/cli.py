@@ -191,7 +191,20 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         write_report(grades.to_json(), args.json)
     if args.csv:
-        write_report(grades.to_csv(), args.csv)
+        from .grading.gradebook import build, read_roster, to_csv, unmatched
+
+        roster = read_roster(args.roster) if args.roster else []
+        book = build(grades.submissions, roster)
+        write_report(to_csv(book, args.lms), args.csv)
+        for flag in book.all_flags():
+            print(f"look at: {flag}", file=sys.stderr)
+        lost = unmatched(book, args.lms)
+        if lost:
+            print(
+                f"look at: {args.lms} cannot match these rows to a learner on import (no ID in "
+                f"the file names and none on the roster): {', '.join(lost)}",
+                file=sys.stderr,
+            )
     if args.detail_csv:
         write_report(grades.to_detail_csv(), args.detail_csv)
     if "-" not in (args.json, args.csv, args.detail_csv):
@@ -424,6 +437,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the gradebook: one row per learner, a column of points per exercise and the total "
         "(- for stdout)",
+    )
+    g.add_argument(
+        "--lms",
+        choices=["plain", "canvas", "moodle"],
+        default="plain",
+        help="the --csv shape: plain (one column per exercise), canvas (its gradebook import) or "
+        "moodle (its grading worksheet); see docs/grading.md",
+    )
+    g.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the class list for --csv: Canvas's gradebook export, Moodle's grading worksheet, or "
+        "a CSV with a 'learner' column (names, IDs, and a row for every learner)",
     )
     g.add_argument(
         "--detail-csv",

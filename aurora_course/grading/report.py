@@ -6,11 +6,14 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from aurora_helpers._display import text_table
+
+from .identity import Identity
 
 ExerciseStatus = Literal["solved", "not solved yet", "wrong", "not run"]
 SubmissionStatus = Literal[
@@ -46,7 +49,8 @@ class SubmissionGrade:
     detail: str = ""
     seconds: float = 0.0
     exercises: list[ExerciseGrade] = field(default_factory=list)
-    learner: str = ""  # who handed it in (the folder or the file name): the gradebook's row
+    learner: str = ""  # who handed it in (:mod:`.identity`'s key): the gradebook's row
+    identity: Identity | None = None
 
     @property
     def solved(self) -> int:
@@ -113,29 +117,12 @@ class ClassGrades:
             ensure_ascii=False,
         )
 
-    def to_csv(self) -> str:
-        """The gradebook, for a learning-management system: one row per learner, one column per
-        exercise (1 solved, 0 not; empty where that notebook was not graded for the learner) and
-        the total. A learner who handed one notebook in twice keeps the better copy."""
-        labels: list[str] = []
-        rows: dict[str, dict[str, dict[str, int]]] = {}  # learner -> notebook -> points
-        for s in self.submissions:
-            for label in s.points:
-                if label not in labels:
-                    labels.append(label)
-            mine = rows.setdefault(s.learner or s.submission, {})
-            if s.notebook and sum(s.points.values()) >= sum(mine.get(s.notebook, {}).values()):
-                mine[s.notebook] = s.points
-        labels.sort(key=_label_order)
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["learner", *labels, "total"])
-        for learner in sorted(rows):
-            points = {k: v for notebook in rows[learner].values() for k, v in notebook.items()}
-            writer.writerow(
-                [learner, *(points.get(label, "") for label in labels), sum(points.values())]
-            )
-        return out.getvalue()
+    def to_csv(self, lms: str = "plain", roster: Sequence[Any] = ()) -> str:
+        """The gradebook in the CSV shape ``lms`` imports (:mod:`.gradebook`): one row per
+        learner (and per roster entry), the newest copy of each notebook counting."""
+        from .gradebook import build, to_csv
+
+        return to_csv(build(self.submissions, roster), lms)  # type: ignore[arg-type]
 
     def to_detail_csv(self) -> str:
         """One row per submission and exercise, with the status and the check's message (one row
@@ -159,7 +146,7 @@ class ClassGrades:
         return out.getvalue()
 
 
-def _label_order(label: str) -> tuple[str, int]:
+def label_order(label: str) -> tuple[str, int]:
     number, _, exercise = label.partition(".")
     return number, int(exercise) if exercise.isdigit() else 0
 
