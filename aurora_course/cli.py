@@ -102,7 +102,7 @@ def _cmd_retarget(args: argparse.Namespace) -> int:
     from .retarget import find_root, retarget
 
     root = args.root if args.root is not None else find_root(Path.cwd())
-    changed = retarget(root, args.slug, args.ref, write=not args.check)
+    changed = retarget(root, args.slug, args.ref, freeze=args.freeze, write=not args.check)
     for path in changed:
         print(path.relative_to(root.resolve()))
     if args.check and changed:
@@ -335,6 +335,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--check",
         action="store_true",
         help="change nothing; list what disagrees and exit 1 if anything does",
+    )
+    frozen = t.add_mutually_exclusive_group()
+    frozen.add_argument(
+        "--freeze",
+        dest="freeze",
+        action="store_true",
+        default=None,
+        help="a workshop ref: install cells pin JAX and the training stack to the tested releases "
+        "(the 'tested' extra, written into pyproject.toml); then commit, then tag",
+    )
+    frozen.add_argument(
+        "--follow",
+        dest="freeze",
+        action="store_false",
+        help="undo --freeze: install cells take the newest releases the ranges admit",
     )
     t.set_defaults(func=_cmd_retarget)
 
