@@ -34,7 +34,7 @@ PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 # (scripts/runs devices TARGET: every count a step running that target uses). DEVICE_COUNTS="N ..."
 # on the command line picks others.
 DEVICE_COUNTS = $(shell scripts/runs devices $@)
-.PHONY: test-hub lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
+.PHONY: test-hub test-wheelhouse lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
 .PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 .PHONY: test-full test-oldest-variants test-upstream env-oldest env-matrix
 
@@ -270,8 +270,14 @@ sync: setup
 # The workshop kit: a lock file with hashes, the wheels it names, and a test without network.
 lock:
 	scripts/lock
+# WHEELHOUSE_TARGET=macos-arm64 (windows-amd64, linux-aarch64, linux-x86_64): the wheels a machine
+# of that kind installs, markers evaluated for it (scripts/make-wheelhouse); default: this machine.
+WHEELHOUSE_TARGET ?= host
 wheelhouse:
-	scripts/make-wheelhouse $(WHEELHOUSE)
+	scripts/make-wheelhouse --target $(WHEELHOUSE_TARGET) $(WHEELHOUSE)
+# Every target's set resolved against the index (wheels exist for its platform), nothing downloaded.
+test-wheelhouse:
+	@for t in linux-x86_64 linux-aarch64 macos-arm64 windows-amd64; do scripts/make-wheelhouse --check --target $$t || exit 1; done
 # Install the course and JupyterLab from the wheelhouse alone (no network) and stop: then
 # `make learn OFFLINE=1`, `make lab OFFLINE=1` or `make run OFFLINE=1`.
 install-offline:
