@@ -22,8 +22,8 @@ from aurora_course.retarget import (
     course_files,
     current_target,
     find_root,
-    retarget,
     pins_of_tested,
+    retarget,
 )
 from aurora_helpers._tested import TESTED
 

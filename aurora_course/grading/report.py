@@ -1,4 +1,5 @@
-"""The grades of ``aurora grade``: per exercise, per submission, per class; as a table, JSON or CSV."""
+"""The grades of ``aurora grade``: per exercise, per submission, per class; as a table, JSON or the
+detail CSV (the gradebook, one row per learner, is :mod:`.gradebook`'s)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -116,13 +116,6 @@ class ClassGrades:
             indent=2,
             ensure_ascii=False,
         )
-
-    def to_csv(self, lms: str = "plain", roster: Sequence[Any] = ()) -> str:
-        """The gradebook in the CSV shape ``lms`` imports (:mod:`.gradebook`): one row per
-        learner (and per roster entry), the newest copy of each notebook counting."""
-        from .gradebook import build, to_csv
-
-        return to_csv(build(self.submissions, roster), lms)  # type: ignore[arg-type]
 
     def to_detail_csv(self) -> str:
         """One row per submission and exercise, with the status and the check's message (one row
