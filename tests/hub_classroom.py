@@ -264,6 +264,7 @@ class Learner:
     hub: Hub
     name: str
     token: str = ""
+    _session: str = field(default_factory=lambda: uuid.uuid4().hex)
     browser: urllib.request.OpenerDirector = field(
         default_factory=lambda: urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
     )
@@ -378,6 +379,64 @@ class Learner:
     def kernelspecs(self) -> dict[str, Any]:
         return dict(request(f"{self.server}/api/kernelspecs", token=self.token))
 
+    def kernel_info(self, kernel_id: str) -> dict[str, Any]:
+        """The kernel's ``kernel_info_reply`` content: what JupyterLab reads (and writes into
+        the notebook's ``language_info``) once the kernel started."""
+        return asyncio.run(self._kernel_info(kernel_id))
+
+    async def _kernel_info(self, kernel_id: str) -> dict[str, Any]:
+        ws = await self._connect(kernel_id)
+        try:
+            msg_id = uuid.uuid4().hex
+            await ws.write_message(
+                json.dumps(self._message(msg_id, "kernel_info_request", {}, "shell"))
+            )
+            while True:
+                raw = await asyncio.wait_for(ws.read_message(), 120)
+                if raw is None:
+                    raise HubError("the kernel's websocket closed")
+                msg = json.loads(raw)
+                if (
+                    msg.get("parent_header", {}).get("msg_id") == msg_id
+                    and msg["header"]["msg_type"] == "kernel_info_reply"
+                ):
+                    return dict(msg["content"])
+        finally:
+            ws.close()
+
+    def _message(
+        self, msg_id: str, kind: str, content: dict[str, Any], channel: str
+    ) -> dict[str, Any]:
+        header = {
+            "msg_id": msg_id,
+            "msg_type": kind,
+            "session": self._session,
+            "username": self.name,
+            "version": "5.3",
+            "date": "",
+        }
+        return {
+            "header": header,
+            "parent_header": {},
+            "metadata": {},
+            "content": content,
+            "channel": channel,
+            "buffers": [],
+        }
+
+    async def _connect(self, kernel_id: str) -> Any:
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        url = (
+            f"ws://{urlsplit(self.server).netloc}/user/{self.name}/api/kernels/{kernel_id}"
+            f"/channels?session_id={self._session}"
+        )
+        return await websocket_connect(
+            HTTPRequest(url, headers={"Authorization": f"token {self.token}"}),
+            max_message_size=1 << 28,
+        )
+
     def run_cells(
         self, kernel_id: str, sources: list[str], cell_timeout_s: float = 600
     ) -> list[list[dict[str, Any]]]:
@@ -389,27 +448,12 @@ class Learner:
         self, kernel_id: str, sources: list[str], cell_timeout_s: float
     ) -> list[list[dict[str, Any]]]:
         from nbformat.v4 import output_from_msg
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
 
-        session = uuid.uuid4().hex
-        url = f"ws://{urlsplit(self.server).netloc}/user/{self.name}/api/kernels/{kernel_id}/channels?session_id={session}"
-        ws = await websocket_connect(
-            HTTPRequest(url, headers={"Authorization": f"token {self.token}"}),
-            max_message_size=1 << 28,
-        )
+        ws = await self._connect(kernel_id)
         results: list[list[dict[str, Any]]] = []
         try:
             for source in sources:
                 msg_id = uuid.uuid4().hex
-                header = {
-                    "msg_id": msg_id,
-                    "msg_type": "execute_request",
-                    "session": session,
-                    "username": self.name,
-                    "version": "5.3",
-                    "date": "",
-                }
                 content = {
                     "code": source,
                     "silent": False,
@@ -419,16 +463,7 @@ class Learner:
                     "stop_on_error": True,
                 }
                 await ws.write_message(
-                    json.dumps(
-                        {
-                            "header": header,
-                            "parent_header": {},
-                            "metadata": {},
-                            "content": content,
-                            "channel": "shell",
-                            "buffers": [],
-                        }
-                    )
+                    json.dumps(self._message(msg_id, "execute_request", content, "shell"))
                 )
                 outputs: list[dict[str, Any]] = []
                 clear_next = False

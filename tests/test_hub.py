@@ -94,6 +94,7 @@ def _work_through(learner: Learner, folder: str, name: str, paste: bool) -> dict
     session = learner.open_session(path, kernel)
     try:
         kernel_id = session["kernel"]["id"]
+        language_info = learner.kernel_info(kernel_id)["language_info"]
         (probe,) = learner.run_cells(kernel_id, ["import sys; print(sys.executable)"])
         started = time.monotonic()
         outputs = learner.run_cells(kernel_id, [source for _, source in cells])
@@ -105,6 +106,8 @@ def _work_through(learner: Learner, folder: str, name: str, paste: bool) -> dict
     learner.save(path, nb)
     return {
         "kernel": session["kernel"]["name"],
+        # JupyterLab writes this into the notebook once the kernel started: equal, no change
+        "language_info unchanged": language_info == nb["metadata"].get("language_info"),
         "python": "".join(probe[0]["text"]).strip() if probe else "",
         "errors": [
             f"cell {i}: {o['ename']}: {o['evalue'][:200]}"
@@ -214,6 +217,7 @@ def _serve_and_teach(hub: Hub, room: list[Learner], link_args: dict, figures: di
         for nb, run in results[learner.name].items():
             where = f"{learner.name}'s {nb}"
             assert run["kernel"] == COURSE_KERNELSPEC["name"], where
+            assert run["language_info unchanged"], where
             assert Path(run["python"]).resolve() == Path(sys.executable).resolve(), where
             assert not run["errors"], f"{where}: {run['errors']}"
             labels = CourseNotebook.read(ROOT / "notebooks" / f"{nb}.ipynb").labels

@@ -17,7 +17,7 @@ from aurora_course.course_notebook import (
     is_label,
     is_solution,
 )
-from aurora_course.jupyterhub import COURSE_KERNELSPEC
+from aurora_course.jupyterhub import COURSE_KERNELSPEC, COURSE_LANGUAGE_INFO
 from aurora_course.student import stub_source
 
 from .conftest import NOTEBOOKS
@@ -79,6 +79,9 @@ def test_committed_without_outputs(path):
     # writes it once the kernel started: a notebook opened on it is not modified.
     assert dict(nb.metadata.get("kernelspec", {})) == COURSE_KERNELSPEC, (
         f"{path.name}: its kernelspec must name the course's kernel {COURSE_KERNELSPEC}"
+    )
+    assert nb.metadata.get("language_info") == COURSE_LANGUAGE_INFO, (
+        f"{path.name}: its language_info must be what the course's kernel reports"
     )
 
 
