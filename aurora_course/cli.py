@@ -186,7 +186,7 @@ def _cmd_retarget(args: argparse.Namespace) -> int:
     from .retarget import find_root, retarget
 
     root = args.root if args.root is not None else find_root(Path.cwd())
-    changed = retarget(root, args.slug, args.ref, write=not args.check)
+    changed = retarget(root, args.slug, args.ref, freeze=args.freeze, write=not args.check)
     for path in changed:
         print(path.relative_to(root.resolve()))
     if args.check and changed:
@@ -275,7 +275,20 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         write_report(grades.to_json(), args.json)
     if args.csv:
-        write_report(grades.to_csv(), args.csv)
+        from .grading.gradebook import build, read_roster, to_csv, unmatched
+
+        roster = read_roster(args.roster) if args.roster else []
+        book = build(grades.submissions, roster)
+        write_report(to_csv(book, args.lms), args.csv)
+        for flag in book.all_flags():
+            print(f"look at: {flag}", file=sys.stderr)
+        lost = unmatched(book, args.lms)
+        if lost:
+            print(
+                f"look at: {args.lms} cannot match these rows to a learner on import (no ID in "
+                f"the file names and none on the roster): {', '.join(lost)}",
+                file=sys.stderr,
+            )
     if args.detail_csv:
         write_report(grades.to_detail_csv(), args.detail_csv)
     if "-" not in (args.json, args.csv, args.detail_csv):
@@ -450,6 +463,21 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="change nothing; list what disagrees and exit 1 if anything does",
     )
+    frozen = t.add_mutually_exclusive_group()
+    frozen.add_argument(
+        "--freeze",
+        dest="freeze",
+        action="store_true",
+        default=None,
+        help="a workshop ref: install cells pin JAX and the training stack to the tested releases "
+        "(the 'tested' extra, written into pyproject.toml); then commit, then tag",
+    )
+    frozen.add_argument(
+        "--follow",
+        dest="freeze",
+        action="store_false",
+        help="undo --freeze: install cells take the newest releases the ranges admit",
+    )
     t.set_defaults(func=_cmd_retarget)
 
     from .jupyterhub import DEFAULT_DISPLAY_NAME, DEFAULT_KERNEL_NAME
@@ -551,6 +579,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the gradebook: one row per learner, a column of points per exercise and the total "
         "(- for stdout)",
+    )
+    g.add_argument(
+        "--lms",
+        choices=["plain", "canvas", "moodle"],
+        default="plain",
+        help="the --csv shape: plain (one column per exercise), canvas (its gradebook import) or "
+        "moodle (its grading worksheet); see docs/grading.md",
+    )
+    g.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the class list for --csv: Canvas's gradebook export, Moodle's grading worksheet, or "
+        "a CSV with a 'learner' column (names, IDs, and a row for every learner)",
     )
     g.add_argument(
         "--detail-csv",
