@@ -592,6 +592,10 @@ def explorer_gallery_html(
     return '<div class="sharding-explorer-gallery">' + "".join(sections) + "</div>"
 
 
+#: The names the panel gives a mesh's axes until the learner types others.
+_DEFAULT_NAMES = ("data", "model", "stage")
+
+
 def _parse_ints(text: str) -> tuple[int, ...]:
     try:
         values = tuple(
@@ -626,7 +630,7 @@ class ShardingExplorerPanel:
         n = len(self._devices)
         shapes = mesh_shapes(n)
         start = next((s for s in shapes if len(s) == 2), shapes[0])
-        names = ("data", "model")[: len(start)]
+        names = _DEFAULT_NAMES[: len(start)]
         style = {"description_width": "120px"}
         self.controls: dict[str, Any] = {
             "mesh": w.Dropdown(
@@ -695,7 +699,16 @@ class ShardingExplorerPanel:
     def _on_change(self, change: dict[str, Any]) -> None:
         if self._updating:
             return
-        if change.get("owner") in (self.controls["names"], self.controls["shape"]):
+        owner = change.get("owner")
+        if owner is self.controls["mesh"] and len(self._names()) != len(change["new"]):
+            # A mesh with another number of axes: offer default names for it.
+            self._updating = True
+            try:
+                self.controls["names"].value = ", ".join(_DEFAULT_NAMES[: len(change["new"])])
+            finally:
+                self._updating = False
+            self._refresh_menus()
+        if owner in (self.controls["names"], self.controls["shape"]):
             self._refresh_menus()
         self.update()
 
