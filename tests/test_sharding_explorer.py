@@ -19,12 +19,12 @@ from jax.sharding import PartitionSpec as P
 from aurora_helpers.compiled.collectives import count_collectives
 from aurora_helpers.compiled.comm_costs import compiled_traffic
 from aurora_helpers.pictures.explorer import (
-    GALLERY,
     ExplorerConfig,
     ShardingExplorerPanel,
     build_mesh,
     explore_sharding,
     explorer_gallery_html,
+    gallery_configs,
     mesh_shapes,
     specs_for,
 )
@@ -87,7 +87,7 @@ def test_the_mesh_uses_the_first_devices_and_auto_axes():
 
 def test_the_figure_draws_one_box_per_distinct_block():
     found = explore_sharding((4, 2), NAMES, (16, 8), P("data", None))
-    (ax,) = found.figure().axes
+    (ax,) = found.draw().axes
     drawn = {}
     for patch in ax.patches:
         where, _, holders = patch.get_gid()[len("block ") :].partition(" devices ")
@@ -325,12 +325,33 @@ def test_the_panel_compiles_the_matmul_it_is_asked_for():
 @pytest.mark.slow
 def test_the_gallery_is_plain_html_of_every_configuration():
     page = explorer_gallery_html()
-    assert page.count("<section>") == len(GALLERY) == page.count("data:image/png;base64,")
-    assert "<script" not in page
-    for config in GALLERY:
+    configs = gallery_configs(8)
+    assert configs[0].mesh_shape == (4, 2) and configs[0].shape == (16, 8)
+    assert page.count("<section>") == len(configs) == page.count("data:image/png;base64,")
+    assert "<script" not in page and page._repr_html_() == page
+    for config in configs:
         found = config.explore()
         assert found.tables_html() in page
         assert config.caption.replace("'", "&#x27;") in page
+
+
+@pytest.mark.parametrize("devices", [1, 2, 3, 5, 6, 8])
+def test_the_gallery_fits_every_device_count(devices):
+    pool = jax.devices()[:devices]
+    for config in gallery_configs(devices):
+        assert math.prod(config.mesh_shape) == devices
+        mesh = build_mesh(config.mesh_shape, config.axis_names, devices=pool)
+        for spec, shape in (
+            (config.spec, config.shape),
+            (config.other_spec, (config.shape[1],) * 2),
+        ):
+            if spec is not None:
+                sharding = NamedSharding(mesh, spec)
+                assert _explored_blocks(
+                    explore_sharding(
+                        config.mesh_shape, config.axis_names, shape, spec, devices=pool
+                    ).blocks
+                ) == _indices_map_blocks(sharding, shape)
 
 
 def test_a_gallery_configuration_that_does_not_fit_says_so():

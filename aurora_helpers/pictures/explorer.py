@@ -43,6 +43,7 @@ from jax.sharding import PartitionSpec as P
 from .._display import RawHTML, format_bytes, html_table, text_table
 from ..compiled.collectives import CollectiveCounts, count_collectives
 from ..compiled.comm_costs import CollectiveCost, Traffic, compiled_traffic
+from ..mesh import balanced_shape
 from .sharding import ShardBlock, _draw_blocks, _new_figure, sharding_blocks
 
 if TYPE_CHECKING:
@@ -248,7 +249,7 @@ class ShardingExploration:
             text += spec_text(self.matmul.other_spec)
         return text
 
-    def figure(self) -> Figure:
+    def draw(self) -> Figure:
         """x's blocks (and, for the matmul, w's and the result's), one box per distinct block."""
         panels: list[tuple[jax.sharding.Sharding, tuple[int, ...], str]] = [
             (self.sharding, self.shape, f"x {list(self.shape)}\n{spec_text(self.spec)}")
@@ -353,7 +354,7 @@ class ShardingExploration:
     def html(self) -> str:
         """The title, the picture (an inline PNG) and the tables: plain HTML, no JavaScript."""
         if not self._figure_cache:
-            self._figure_cache.append(_figure_html(self.figure()))
+            self._figure_cache.append(_figure_html(self.draw()))
         return (
             f"<div><p><b>{html.escape(self.title())}</b></p>{self._figure_cache[0]}"
             f"{self.tables_html()}</div>"
@@ -520,76 +521,75 @@ class ExplorerConfig:
         )
 
 
-#: The site's gallery: x split by rows, over both axes, by rows over both, replicated; then three
-#: matmuls. The captions describe the inputs only: what moves is what the compiled program holds,
-#: as the tables under each picture show.
-GALLERY: tuple[ExplorerConfig, ...] = (
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P("data", None),
-        caption="Rows split over 'data', copied over 'model'",
-    ),
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P("data", "model"),
-        caption="Both dimensions split: every device holds a distinct block",
-    ),
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P(("data", "model"), None),
-        caption="Rows split over both axes: eight row blocks",
-    ),
-    ExplorerConfig(
-        (4, 2), ("data", "model"), (16, 8), P(), caption="Replicated: one block, eight copies"
-    ),
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P("data", None),
-        P(None, "model"),
-        caption="x @ w: x's rows split over 'data', w's columns over 'model'",
-    ),
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P("data", "model"),
-        P("model", None),
-        caption="x @ w: the contracted dimension split over 'model' in both operands",
-    ),
-    ExplorerConfig(
-        (4, 2),
-        ("data", "model"),
-        (16, 8),
-        P("data", None),
-        P("model", None),
-        caption="x @ w: w's rows split over 'model', x's columns whole",
-    ),
-)
+def gallery_configs(devices: int = 8) -> tuple[ExplorerConfig, ...]:
+    """The gallery's configurations for ``devices`` devices, on the balanced two-axis mesh
+    (``data`` × ``model``: 8 devices give 4 × 2, 6 give 3 × 2, 5 give 5 × 1): x split by rows,
+    by rows and columns, by rows over both axes, replicated; then three matmuls ``x @ w``. The
+    captions describe the inputs only: what moves is what the compiled program holds, as the
+    tables under each picture show.
+
+    Raises:
+        ValueError: ``devices`` is not a positive integer.
+    """
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+        raise ValueError(f"devices must be a positive integer, got {devices!r}")
+    mesh = balanced_shape(devices, 2)
+    rows, cols = 2 * mesh[0] * mesh[1], 4 * mesh[1]
+    names = ("data", "model")
+
+    def config(spec: P, other: P | None, caption: str) -> ExplorerConfig:
+        return ExplorerConfig(mesh, names, (rows, cols), spec, other, caption)
+
+    return (
+        config(P("data", None), None, "x's rows split over 'data'"),
+        config(P("data", "model"), None, "x's rows split over 'data', its columns over 'model'"),
+        config(P(("data", "model"), None), None, "x's rows split over 'data' and 'model' at once"),
+        config(P(), None, "x replicated"),
+        config(
+            P("data", None),
+            P(None, "model"),
+            "x @ w: x's rows over 'data', w's columns over 'model'",
+        ),
+        config(
+            P("data", "model"),
+            P("model", None),
+            "x @ w: the contracted dimension split over 'model' in both operands",
+        ),
+        config(
+            P("data", None),
+            P("model", None),
+            "x @ w: w's rows split over 'model', x's columns whole",
+        ),
+    )
+
+
+class GalleryHTML(str):
+    """The gallery's HTML; a notebook cell that ends with it shows it rendered."""
+
+    def _repr_html_(self) -> str:
+        return str(self)
 
 
 def explorer_gallery_html(
-    configs: Iterable[ExplorerConfig] = GALLERY, *, devices: Sequence[Any] | None = None
-) -> str:
+    configs: Iterable[ExplorerConfig] | None = None, *, devices: Sequence[Any] | None = None
+) -> GalleryHTML:
     """The explorer's output for each configuration, as one HTML fragment (inline PNG pictures
     and tables, no JavaScript): the static site's stand-in for the live panel.
+
+    Args:
+        configs: what to show (default: :func:`gallery_configs` for the devices' count).
+        devices: the devices to explore on (default ``jax.devices()``).
 
     Raises:
         ValueError: a configuration does not fit the devices (e.g. a mesh of 8 on 4 devices).
     """
+    pool = list(jax.devices() if devices is None else devices)
     sections = []
-    for config in configs:
-        found = config.explore(devices)
+    for config in gallery_configs(len(pool)) if configs is None else configs:
+        found = config.explore(pool)
         head = html.escape(config.caption or found.title())
         sections.append(f"<section><h4>{head}</h4>{found.html()}</section>")
-    return '<div class="sharding-explorer-gallery">' + "".join(sections) + "</div>"
+    return GalleryHTML('<div class="sharding-explorer-gallery">' + "".join(sections) + "</div>")
 
 
 #: The names the panel gives a mesh's axes until the learner types others.
@@ -735,7 +735,7 @@ class ShardingExplorerPanel:
             self.picture.value = self.tables.value = ""
             return
         self.message.value = f"<b>{html.escape(self.result.title())}</b>"
-        self.picture.value = _figure_html(self.result.figure())
+        self.picture.value = _figure_html(self.result.draw())
         self.tables.value = self.result.tables_html()
 
     def snapshot(self) -> str:
