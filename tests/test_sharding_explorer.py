@@ -247,6 +247,7 @@ def test_the_panel_shows_what_explore_sharding_finds():
     assert panel.result is not None and panel.error == ""
     assert panel.result.blocks == explore_sharding((2, 4), NAMES, (16, 8), c["spec"].value).blocks
     assert "data:image/png;base64," in panel.picture.value
+    assert c["other_spec"].index == 0 and c["other_spec"].label == "no matmul"
     c["mesh"].value = (4, 2)
     c["spec"].value = P("data", None)
     expected = explore_sharding((4, 2), NAMES, (16, 8), P("data", None))
@@ -320,6 +321,9 @@ def test_the_panel_compiles_the_matmul_it_is_asked_for():
     assert panel.result is not None and panel.result.matmul is not None
     assert panel.result.matmul.rows() == expected.matmul.rows()  # type: ignore[union-attr]
     assert "all-reduce" in panel.tables.value
+    c["other_spec"].value = "no matmul"
+    assert panel.result is not None and panel.result.matmul is None
+    assert "all-reduce" not in panel.tables.value
 
 
 @pytest.mark.slow

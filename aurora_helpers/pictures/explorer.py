@@ -592,6 +592,9 @@ def explorer_gallery_html(
     return GalleryHTML('<div class="sharding-explorer-gallery">' + "".join(sections) + "</div>")
 
 
+#: The other-operand menu's first entry (a value of its own: a menu shows no entry for None).
+_NO_MATMUL = "no matmul"
+
 #: The names the panel gives a mesh's axes until the learner types others.
 _DEFAULT_NAMES = ("data", "model", "stage")
 
@@ -691,8 +694,8 @@ class ShardingExplorerPanel:
             spec.value = keep if keep in x_specs else x_specs[0]
             w_specs = specs_for(names, 2)
             keep = other.value
-            other.options = [("no matmul", None)] + [(spec_text(s), s) for s in w_specs]
-            other.value = keep if keep in w_specs else None
+            other.options = [(_NO_MATMUL, _NO_MATMUL)] + [(spec_text(s), s) for s in w_specs]
+            other.value = keep if isinstance(keep, P) and keep in w_specs else _NO_MATMUL
         finally:
             self._updating = False
 
@@ -717,7 +720,7 @@ class ShardingExplorerPanel:
         c = self.controls
         try:
             shape = _parse_ints(c["shape"].value)
-            other = c["other_spec"].value
+            other = c["other_spec"].value if isinstance(c["other_spec"].value, P) else None
             self.result = explore_sharding(
                 c["mesh"].value,
                 self._names(),
