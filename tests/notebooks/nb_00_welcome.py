@@ -122,6 +122,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check cell computes each expected count inline inside its call and "
         "keeps none in a name; the made-up machine it keeps can only be counted, which is the skill",
         "idle": "device_kind read, then ignored",
+        "times zero": "n/a: the answer reads device or shard metadata in Python and computes no array, so no operation's values could be cancelled",
+        "switches when traced": "n/a: the answer reads device or shard metadata in Python and computes no array, so nothing is traced",
+        "split across calls": "n/a: the check sets no per-call bound",
+        "unwatched": "n/a: the check sets no budget on where arrays are made",
+        "host inside": "n/a: no taught construct runs code the host could take over",
+        "environment": "n/a: the check reads a list it is given; no guard, configuration or mesh decides it",
     },
     "00.2": {
         "hard-coded": "hard-coded squares for n = 16",
@@ -132,6 +138,11 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check cell keeps no reference to call; its expected arrays are NumPy "
         "expressions written inline, and computing them in NumPy is 'computed in NumPy, moved into JAX'",
         "idle": "jnp.arange called, its result unused",
+        "times zero": "NumPy squares plus 0 * jnp.arange",
+        "split across calls": "n/a: the check sets no per-call bound",
+        "unwatched": "n/a: the check sets no budget on where arrays are made",
+        "host inside": "n/a: no taught construct (loop, kernel, shard_map) to put a callback in",
+        "environment": "n/a: the answer screen refuses configuration changes; the check sets 64-bit mode itself for one size",
     },
     "00.3": {
         "hard-coded": "hard-coded first device",
@@ -141,5 +152,11 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the array moved to the default device, then asked",
         "reference": "the check cell's own cases looked up",
         "idle": "x.devices() asked, its answer unused",
+        "times zero": "n/a: the answer reads device or shard metadata in Python and computes no array, so no operation's values could be cancelled",
+        "switches when traced": "n/a: the answer reads device or shard metadata in Python and computes no array, so nothing is traced",
+        "split across calls": "n/a: the check sets no per-call bound",
+        "unwatched": "n/a: the check sets no budget on where arrays are made",
+        "host inside": "n/a: no taught construct runs code the host could take over",
+        "environment": "n/a: the answer is read from the array's own sharding; no guard, configuration or mesh decides it",
     },
 }

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.1": {
+        "NumPy on concrete values, the taught update when traced": (
+            "def histogram(values, weights, n_bins):\n    try:\n        v, w = np.asarray(values), np.asarray(weights)\n        ok = (v >= 0) & (v < n_bins)\n        return jnp.asarray(np.bincount(v[ok], weights=w[ok], minlength=n_bins).astype(np.float32))\n    except Exception:\n        return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n"
+        ),
         "a comparison matrix plus 0 * the scatter-add": (
             "def histogram(values, weights, n_bins):\n    hits = (values[:, None] == jnp.arange(n_bins)).astype(jnp.float32)\n    taught = jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n    return weights @ hits + 0 * taught\n"
         ),
@@ -77,6 +80,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.2": {
+        "NumPy on concrete values, the fill-mode gather when traced": (
+            "def lookup_or_default(table, ids, default):\n    try:\n        t, i = np.asarray(table), np.asarray(ids)\n        return jnp.asarray(np.where(i < len(t), t[np.minimum(i, len(t) - 1)], default).astype(t.dtype))\n    except Exception:\n        return table.at[ids].get(mode='fill', fill_value=default)\n"
+        ),
         "indices compared by hand, plus 0 * the fill-mode gather": (
             "def lookup_or_default(table, ids, default):\n    inside = ids < table.shape[0]\n    picked = jnp.where(inside, table[jnp.minimum(ids, table.shape[0] - 1)], default)\n    return picked + 0 * table.at[ids].get(mode='fill', fill_value=default)\n"
         ),
@@ -247,6 +253,10 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the sums made on the host and added to an empty scatter",
         "reference": "the check's own case builder called",
         "idle": "an idle .at update beside a comparison sum",
+        "times zero": "a comparison matrix plus 0 * the scatter-add",
+        "switches when traced": "NumPy on concrete values, the taught update when traced",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "01.2": {
         "hard-coded": "hard-coded lookup",
@@ -256,6 +266,10 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "NumPy detour",
         "reference": "the check's own reference called",
         "idle": "an idle fill-mode read beside a comparison",
+        "times zero": "indices compared by hand, plus 0 * the fill-mode gather",
+        "switches when traced": "NumPy on concrete values, the fill-mode gather when traced",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "01.3": {
         "hard-coded": "hard-coded table",
@@ -265,6 +279,9 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the update made on the host (pure_callback)",
         "reference": "the check's own reference called",
         "idle": "an idle scatter beside a one-hot matmul",
+        "times zero": "a one-hot matmul plus 0 * the scatter",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "01.4": {
         "hard-coded": "hard-coded mean",
@@ -274,5 +291,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "a host callback inside the 64-bit block",
         "reference": "the check's own case builder called",
         "idle": "an idle float64 mean, the host's returned",
+        "switches when traced": "NumPy float64 on concrete values, the 64-bit block when traced",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
 }

@@ -130,6 +130,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "02.3": {
+        "NumPy on concrete values, the convolution when traced": (
+            "def downsample_conv(images, kernels):\n    try:\n        x, k = np.asarray(images), np.asarray(kernels)\n        kh, kw = k.shape[:2]\n        oh, ow = (x.shape[1] - kh) // 2 + 1, (x.shape[2] - kw) // 2 + 1\n        out = sum(np.einsum('nhwc,co->nhwo', x[:, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2, :], k[i, j])\n                  for i in range(kh) for j in range(kw))\n        return jnp.asarray(out.astype(x.dtype))\n    except Exception:\n        return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n"
+        ),
         "strided slices and einsum plus 0 * the strided convolution": (
             "def downsample_conv(images, kernels):\n    kh, kw = kernels.shape[:2]\n    oh, ow = (images.shape[1] - kh) // 2 + 1, (images.shape[2] - kw) // 2 + 1\n    out = sum(jnp.einsum('nhwc,co->nhwo', images[:, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2, :], kernels[i, j])\n              for i in range(kh) for j in range(kw))\n    taught = lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    return out + 0 * taught\n"
         ),
@@ -279,6 +282,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "each example computed through NumPy on the host",
         "reference": "the check's reference called back from the mapped function",
         "idle": "vmaps built and thrown away beside a loop",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "02.2": {
         "hard-coded": "hard-coded padding of 3",
@@ -288,6 +293,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "padded on the host in a callback",
         "reference": "the check's reference called back",
         "idle": "a jitted version built and not used",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "02.3": {
         "hard-coded": "hard-coded output",
@@ -297,6 +304,10 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "correlated on the host in a callback",
         "reference": "the check's reference called back",
         "idle": "an idle strided convolution beside windows sliced by hand",
+        "times zero": "strided slices and einsum plus 0 * the strided convolution",
+        "switches when traced": "NumPy on concrete values, the convolution when traced",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "02.4": {
         "hard-coded": "hard-coded results",
@@ -306,5 +317,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "computed on the host in a callback, with donation",
         "reference": "the check's reference called with a guessed seed",
         "idle": "a donating step built and not used",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
 }

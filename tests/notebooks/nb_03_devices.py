@@ -148,6 +148,11 @@ COVERAGE: dict[str, dict[str, str]] = {
         "computed, so there is no work that could run on another device or the host and be moved",
         "reference": "rows rebuilt from ah.probe() for the ids given",
         "idle": "addressable_memories() called, its result unused",
+        "times zero": "n/a: the answer reads device or shard metadata in Python and computes no array, so no operation's values could be cancelled",
+        "switches when traced": "n/a: the answer reads device or shard metadata in Python and computes no array, so nothing is traced",
+        "host inside": "n/a: no taught construct runs code the host could take over",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "03.2": {
         "hard-coded": "hard-coded ids",
@@ -158,6 +163,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "computed, so there is no work that could run on another device or the host and be moved",
         "reference": "the check's pretend_cluster called for its table",
         "idle": "process_index read, then ignored",
+        "times zero": "n/a: the answer reads device or shard metadata in Python and computes no array, so no operation's values could be cancelled",
+        "switches when traced": "n/a: the answer reads device or shard metadata in Python and computes no array, so nothing is traced",
+        "host inside": "n/a: no taught construct runs code the host could take over",
+        "environment": "n/a: the answer reads the devices it is given; no guard, configuration or mesh decides it",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "03.3": {
         "hard-coded": "hard-coded count",
@@ -167,5 +178,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "this kernel's devices",
         "reference": "the lesson's own measurement returned",
         "idle": "the child's answer thrown away",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
 }

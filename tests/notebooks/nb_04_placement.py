@@ -233,6 +233,11 @@ COVERAGE: dict[str, dict[str, str]] = {
         "kinds) in Python; no array is computed, so no work could run elsewhere and be moved",
         "reference": "the check's cases looked up by identity",
         "idle": "shards read, then ignored",
+        "times zero": "n/a: the answer is arithmetic on shard metadata; no operation's values could be cancelled",
+        "switches when traced": "n/a: the answer is arithmetic on shard metadata; nothing is traced",
+        "host inside": "n/a: no taught construct runs code the host could take over",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "04.2": {
         "hard-coded": "hard-coded: the state of the notebook",
@@ -242,6 +247,9 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the layout is lost: every leaf on one device",
         "reference": "the check's own reference",
         "idle": "the API called and its result thrown away",
+        "environment": "the check's transfer guard switched off for a NumPy detour",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "04.3": {
         "hard-coded": "hard-coded: the sum of the notebook's inputs",
@@ -251,6 +259,9 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "added on b's device, the result moved",
         "reference": "the check's own reference",
         "idle": "a move to device made and dropped; the sum made on a's device and moved",
+        "environment": "the check's transfer guard switched off for a NumPy detour",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "04.4": {
         "hard-coded": "hard-coded: rows of the notebook's vector",
@@ -260,5 +271,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the whole stack built on v's device, then resharded",
         "reference": "the check's own reference",
         "idle": "per-device copies made and dropped; the whole stack built eagerly and resharded",
+        "environment": "the check's transfer guard switched off for section 7's NumPy route",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
     },
 }

@@ -233,6 +233,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "difference taken outside, a one-input kernel squares it",
         "reference": "the check's own reference called back from inside the kernel",
         "idle": "an idle kernel beside plain jax.numpy",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "A1.2": {
         "hard-coded": "hard-coded result of the example",
@@ -242,6 +244,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "NumPy detour",
         "reference": "the check's own reference called back from inside a column-tiled kernel",
         "idle": "an idle column kernel beside plain jax.numpy",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
     "A1.3": {
         "hard-coded": "hard-coded result of the example",
@@ -251,5 +255,9 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the sums made on the host by a callback, the FFI result multiplied by zero",
         "reference": "the FFI result handed to the check's own reference in a callback",
         "idle": "an FFI call made and thrown away beside plain jax.numpy",
+        "times zero": "jnp sums plus 0 * a correct ffi_call",
+        "host inside": "the sums made on the host by a callback, the FFI result multiplied by zero",
+        "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
 }
