@@ -5,6 +5,9 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "01.1": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\ndef histogram(values, weights, n_bins):\n    """Float32 sums: entry b adds the weights of the values equal to b; other values count nowhere."""\n    bins = jnp.zeros(n_bins, jnp.float32)\n    return bins.at[values].add(weights, mode="drop", wrap_negative_indices=False)\n'
+        ),
         "NumPy on concrete values, the taught update when traced": (
             "def histogram(values, weights, n_bins):\n    try:\n        v, w = np.asarray(values), np.asarray(weights)\n        ok = (v >= 0) & (v < n_bins)\n        return jnp.asarray(np.bincount(v[ok], weights=w[ok], minlength=n_bins).astype(np.float32))\n    except Exception:\n        return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n"
         ),
@@ -80,6 +83,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.2": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\ndef lookup_or_default(table, ids, default):\n    """table[ids], with `default` wherever an id is past the end of the table."""\n    return table.at[ids].get(mode="fill", fill_value=default)\n'
+        ),
         "NumPy on concrete values, the fill-mode gather when traced": (
             "def lookup_or_default(table, ids, default):\n    try:\n        t, i = np.asarray(table), np.asarray(ids)\n        return jnp.asarray(np.where(i < len(t), t[np.minimum(i, len(t) - 1)], default).astype(t.dtype))\n    except Exception:\n        return table.at[ids].get(mode='fill', fill_value=default)\n"
         ),
@@ -123,6 +129,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.3": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\n@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    """Subtract lr * grads[k] from row rows[k] for every k; pure, and compiled with jax.jit."""\n    return table.at[rows].add(-lr * grads, mode="drop", wrap_negative_indices=False)\n'
+        ),
         "a one-hot matmul plus 0 * the scatter": (
             "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n    taught = table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n    return table - lr * one_hot.T @ grads + 0 * taught\n"
         ),
@@ -183,6 +192,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "01.4": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', False)\ndef mean64(x):\n    """Mean of the float32 array x, computed in float64; 64-bit mode is on only inside."""\n    with jax.enable_x64(True):\n        return jnp.mean(x.astype(jnp.float64))\n'
+        ),
         "NumPy float64 on concrete values, the 64-bit block when traced": (
             "def mean64(x):\n    try:\n        return np.float64(np.asarray(x, np.float64).mean())\n    except Exception:\n        with jax.enable_x64(True):\n            return jnp.mean(x.astype(jnp.float64))\n"
         ),
@@ -257,6 +269,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "switches when traced": "NumPy on concrete values, the taught update when traced",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
     "01.2": {
         "hard-coded": "hard-coded lookup",
@@ -270,6 +284,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "switches when traced": "NumPy on concrete values, the fill-mode gather when traced",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
     "01.3": {
         "hard-coded": "hard-coded table",
@@ -282,6 +298,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "times zero": "a one-hot matmul plus 0 * the scatter",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
+        "host inside": "the update made on the host (pure_callback)",
     },
     "01.4": {
         "hard-coded": "hard-coded mean",
@@ -294,5 +312,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "switches when traced": "NumPy float64 on concrete values, the 64-bit block when traced",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
+        "host inside": "a host callback inside the 64-bit block",
     },
 }

@@ -284,6 +284,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "idle": "vmaps built and thrown away beside a loop",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
     "02.2": {
         "hard-coded": "hard-coded padding of 3",
@@ -295,6 +296,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "idle": "a jitted version built and not used",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "padded on the host in a callback",
     },
     "02.3": {
         "hard-coded": "hard-coded output",
@@ -308,6 +310,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "switches when traced": "NumPy on concrete values, the convolution when traced",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "correlated on the host in a callback",
     },
     "02.4": {
         "hard-coded": "hard-coded results",
@@ -319,5 +322,6 @@ COVERAGE: dict[str, dict[str, str]] = {
         "idle": "a donating step built and not used",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "computed on the host in a callback, with donation",
     },
 }

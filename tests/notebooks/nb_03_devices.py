@@ -5,6 +5,9 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "03.1": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\ndef inventory(devices):\n    """One (id, platform, device_kind, process_index, memory_kinds) tuple per device given."""\n    return [\n        (d.id, d.platform, d.device_kind, d.process_index,\n         tuple(m.kind for m in d.addressable_memories()))\n        for d in devices\n    ]\n'
+        ),
         "hard-coded rows of this machine": (
             "def inventory(devices):\n"
             "    return [(i, 'cpu', 'cpu', 0, ('device', 'pinned_host', 'unpinned_host'))\n"
@@ -86,6 +89,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "03.3": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\ndef cpu_devices_in_fresh_process(n):\n    """Start Python with n simulated CPU devices and return how many it sees."""\n    script = "import json, jax; print(json.dumps(len(jax.devices(\'cpu\'))))"\n    return fresh_json(script, JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES=str(n))\n'
+        ),
         "hard-coded count": "def cpu_devices_in_fresh_process(n):\n    return 3",
         "returns n without asking a new process": (
             "def cpu_devices_in_fresh_process(n):\n    return n"
@@ -153,6 +159,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "n/a: no taught construct runs code the host could take over",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
     },
     "03.2": {
         "hard-coded": "hard-coded ids",
@@ -180,5 +187,6 @@ COVERAGE: dict[str, dict[str, str]] = {
         "idle": "the child's answer thrown away",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
     },
 }

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "04.1": {
+        "the check's configuration changed by the answer (64-bit mode switched globally)": (
+            'jax.config.update(\'jax_enable_x64\', True)\ndef bytes_arriving(src, dst):\n    """Bytes that must arrive on devices (and memories) to turn src into dst."""\n\n    def bounds(index, shape):\n        return [sl.indices(size)[:2] for sl, size in zip(index, shape, strict=True)]\n\n    def overlap(a, b):\n        return math.prod(max(0, min(a1, b1) - max(a0, b0)) for (a0, a1), (b0, b1) in zip(a, b, strict=True))\n\n    same_memory = src.sharding.memory_kind == dst.sharding.memory_kind\n    total = 0\n    for shard in dst.addressable_shards:\n        wanted = bounds(shard.index, dst.shape)\n        held = sum(overlap(wanted, bounds(s.index, src.shape))\n                   for s in src.addressable_shards if same_memory and s.device == shard.device)\n        total += (math.prod(hi - lo for lo, hi in wanted) - held) * dst.dtype.itemsize\n    return total\n'
+        ),
         "hard-coded: the one-device-to-split figure": (
             "def bytes_arriving(src, dst):\n    return x.nbytes * (n - 1) // n"
         ),
@@ -238,6 +241,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "n/a: no taught construct runs code the host could take over",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
     },
     "04.2": {
         "hard-coded": "hard-coded: the state of the notebook",
@@ -250,6 +254,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "environment": "the check's transfer guard switched off for a NumPy detour",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
     "04.3": {
         "hard-coded": "hard-coded: the sum of the notebook's inputs",
@@ -262,6 +267,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "environment": "the check's transfer guard switched off for a NumPy detour",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
     "04.4": {
         "hard-coded": "hard-coded: rows of the notebook's vector",
@@ -273,5 +279,6 @@ COVERAGE: dict[str, dict[str, str]] = {
         "idle": "per-device copies made and dropped; the whole stack built eagerly and resharded",
         "environment": "the check's transfer guard switched off for section 7's NumPy route",
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
+        "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
 }
