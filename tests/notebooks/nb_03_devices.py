@@ -188,5 +188,8 @@ COVERAGE: dict[str, dict[str, str]] = {
         "split across calls": "n/a: the check sets no per-call bound: one call of the answer is judged whole",
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
         "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
+        "times zero": "n/a: the answer returns a count read from a new Python process; it computes no array whose values could be cancelled",
+        "switches when traced": "n/a: the answer starts a process and returns its count; nothing of it is traced by JAX",
+        "host inside": "n/a: the work is in another process by design (the lesson); there is no JAX construct for a callback to sit in",
     },
 }
