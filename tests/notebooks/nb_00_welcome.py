@@ -143,6 +143,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "unwatched": "n/a: the check sets no budget on where arrays are made",
         "host inside": "n/a: no taught construct (loop, kernel, shard_map) to put a callback in",
         "environment": "n/a: the answer screen refuses configuration changes; the check sets 64-bit mode itself for one size",
+        "switches when traced": "n/a: the argument is a Python int, never a tracer, so nothing switches when traced; NumPy squares moved into JAX is 'computed in NumPy, moved into JAX'",
     },
     "00.3": {
         "hard-coded": "hard-coded first device",

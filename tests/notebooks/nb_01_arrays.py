@@ -300,6 +300,7 @@ COVERAGE: dict[str, dict[str, str]] = {
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
         "environment": "the check's configuration changed by the answer (64-bit mode switched globally)",
         "host inside": "the update made on the host (pure_callback)",
+        "switches when traced": "n/a: the task requires a jitted function, so every call traces it and a NumPy branch for concrete arrays never runs; the jit route check refuses an unjitted one",
     },
     "01.4": {
         "hard-coded": "hard-coded mean",
