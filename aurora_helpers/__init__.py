@@ -79,6 +79,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "program_path",
         "sbatch_script",
         "slurm_config",
+        "slurm_gpu_task_env",
         "srun_command",
         "tour_reference",
     ),
