@@ -66,6 +66,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "perf.roofline": ("measure_roofline",),
     "perf.state_sizes": ("folder_bytes", "state_bytes"),
     "perf.throughput": ("measure_machine",),
+    "perf.throughput.caches": ("read_caches",),
     "perf.timing": ("benchmark", "dispatch_timeline", "format_seconds", "timing_mistakes"),
     # pictures/.
     "pictures.layout": ("draw_layout_costs",),

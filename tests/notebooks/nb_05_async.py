@@ -147,6 +147,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def is_memory_bound(op, size, ridge):\n"
             "    return xla_answer(op, size, ridge)['memory-bound']"
         ),
+        "XLA's cost analysis through the runtime executable": (
+            "def arithmetic_intensity(op, size):\n"
+            "    if op == 'f':\n"
+            "        fn, shapes = (lambda v: 3 * v + 1), [(size,)]\n"
+            "    else:\n"
+            "        fn, shapes = (lambda p, q: p @ q), [(size, size), (size, size)]\n"
+            "    args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]\n"
+            "    compiled = jax.jit(fn).lower(*args).compile()\n"
+            "    cost = compiled.runtime_executable().cost_analysis()\n"
+            "    cost = cost[0] if isinstance(cost, list) else cost\n"
+            "    return cost['flops'] / cost['bytes accessed']\n\n\n"
+            "def is_memory_bound(op, size, ridge):\n"
+            "    return arithmetic_intensity(op, size) < ridge"
+        ),
         "bytes counted, then unused: FLOPs per value": (
             "def arithmetic_intensity(op, size):\n"
             "    moved = 8 * size if op == 'f' else 12 * size**2\n"
@@ -198,6 +212,16 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    def far(x):\n"
             "        return jnp.any(jnp.abs(x * x - a) > 1e-6 * a)\n"
             "    return lax.while_loop(far, lambda x: 0.5 * (x + a / x), jnp.ones_like(a))"
+        ),
+        "Newton in NumPy in a callback, passed through a fori_loop": (
+            "def newton_sqrt(a, steps):\n"
+            "    def on_host(a, steps):\n"
+            "        x = np.ones_like(a)\n"
+            "        for _ in range(int(steps)):\n"
+            "            x = np.float32(0.5) * (x + a / x)\n"
+            "        return x.astype(a.dtype)\n"
+            "    x = jax.pure_callback(on_host, jax.ShapeDtypeStruct(a.shape, a.dtype), a, steps)\n"
+            "    return lax.fori_loop(0, steps, lambda i, v: v * 1.0, x)"
         ),
         "an idle fori_loop beside a fixed unrolled loop": (
             "def newton_sqrt(a, steps):\n"
