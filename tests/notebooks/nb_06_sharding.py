@@ -122,6 +122,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return made[shape][index].copy()\n"
             "    return jax.make_array_from_callback(shape, sharding, block)"
         ),
+        "the whole built with jnp on a device in every callback, its block sliced out": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i, j = jnp.indices(shape)\n"
+            "        return (1000 * i + j).astype(jnp.int32)[index]\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
         "the whole made again in every callback": (
             "def coordinates(shape, sharding):\n"
             "    def block(index):\n"

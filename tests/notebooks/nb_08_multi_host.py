@@ -85,8 +85,32 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return jax.numpy.sqrt(((x - mean) ** 2).sum(axis=0) / 32)\n"
             "    return jax.jit(spread, out_shardings=NamedSharding(mesh, P()))(data)"
         ),
+        "every row replicated on every device, then NumPy on the host copy": (
+            "def global_feature_stds(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
+            "    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n"
+            "    everywhere = jax.device_put(data, NamedSharding(mesh, P()))\n"
+            "    spread = np.asarray(everywhere.addressable_data(0)).std(axis=0)\n"
+            "    return jax.device_put(spread, NamedSharding(mesh, P()))"
+        ),
     },
     "08.2": {
+        "one process_allgather per row, each within the per-call bound": (
+            "def uneven_mean(local_rows):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    counts = multihost_utils.process_allgather(np.int32(len(local_rows)))\n"
+            "    width = local_rows.shape[1]\n"
+            "    rows = []\n"
+            "    for i in range(int(counts.max())):\n"
+            "        mine = local_rows[i] if i < len(local_rows) else np.full(width, np.nan, np.float32)\n"
+            "        rows.append(multihost_utils.process_allgather(mine.astype(np.float32)))\n"
+            "    everything = np.concatenate(rows)\n"
+            "    return np.nanmean(everything, axis=0).astype(np.float32)"
+        ),
         "hard-coded zeros": (
             "def uneven_mean(local_rows):\n"
             "    import numpy as np\n"
