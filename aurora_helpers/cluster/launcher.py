@@ -138,13 +138,17 @@ class LocalCluster:
         self.recoverable = bool(recoverable)
         if heartbeat_timeout is not None:
             if isinstance(heartbeat_timeout, bool) or not isinstance(heartbeat_timeout, int):
-                raise TypeError(f"heartbeat_timeout must be a whole number of seconds, got "
-                                f"{heartbeat_timeout!r}")
+                raise TypeError(
+                    f"heartbeat_timeout must be a whole number of seconds, got "
+                    f"{heartbeat_timeout!r}"
+                )
             if heartbeat_timeout < 1:
                 raise ValueError(f"heartbeat_timeout must be at least 1, got {heartbeat_timeout}")
             if imitate is not None:
-                raise ValueError("with imitate the program joins by itself and chooses its own "
-                                 "heartbeat_timeout_seconds: leave heartbeat_timeout out")
+                raise ValueError(
+                    "with imitate the program joins by itself and chooses its own "
+                    "heartbeat_timeout_seconds: leave heartbeat_timeout out"
+                )
         self.heartbeat_timeout = heartbeat_timeout
         env = dict(env or {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):

@@ -44,11 +44,27 @@ PEAKS: tuple[Peak, ...] = (
     # FP32 60 TFLOPS; TF32 Tensor 835 with sparsity -> 417.5 dense;
     # BF16 Tensor 1,671 TFLOPS with sparsity -> 835.5 dense; 3.9 TB/s HBM3;
     # PCIe Gen5 128 GB/s (both directions) -> 64 GB/s each way.
-    Peak("NVIDIA H100 NVL", r"H100.*NVL", 3900, 60, 835.5, 64, "NVIDIA H100 datasheet, H100 NVL", 417.5),
+    Peak(
+        "NVIDIA H100 NVL",
+        r"H100.*NVL",
+        3900,
+        60,
+        835.5,
+        64,
+        "NVIDIA H100 datasheet, H100 NVL",
+        417.5,
+    ),
     # Same datasheet, H100 PCIe column: FP32 51 TFLOPS; TF32 756 sparse -> 378 dense; BF16 1,513 sparse -> 756.5 dense;
     # 2.0 TB/s HBM2e; PCIe Gen5 128 GB/s -> 64 GB/s each way.
     Peak(
-        "NVIDIA H100 PCIe", r"H100.*PCIe", 2000, 51, 756.5, 64, "NVIDIA H100 datasheet, H100 PCIe", 378
+        "NVIDIA H100 PCIe",
+        r"H100.*PCIe",
+        2000,
+        51,
+        756.5,
+        64,
+        "NVIDIA H100 datasheet, H100 PCIe",
+        378,
     ),
     # Same datasheet, H100 SXM column: FP32 67 TFLOPS; TF32 989 sparse -> 494.5 dense; BF16 1,979 sparse -> 989.5 dense;
     # 3.35 TB/s HBM3; PCIe Gen5 128 GB/s -> 64 GB/s each way. JAX reports "NVIDIA H100 80GB HBM3".
@@ -67,7 +83,16 @@ PEAKS: tuple[Peak, ...] = (
     ),
     # Same datasheet, H200 SXM column: FP32 67 TFLOPS; TF32 989 sparse -> 494.5; BF16 1,979 sparse -> 989.5 dense;
     # 4.8 TB/s HBM3e; PCIe Gen5 -> 64 GB/s each way. (GH200 superchips differ: not listed.)
-    Peak("NVIDIA H200 SXM", r"(?<!G)H200", 4800, 67, 989.5, 64, "NVIDIA H200 datasheet, H200 SXM", 494.5),
+    Peak(
+        "NVIDIA H200 SXM",
+        r"(?<!G)H200",
+        4800,
+        67,
+        989.5,
+        64,
+        "NVIDIA H200 datasheet, H200 SXM",
+        494.5,
+    ),
     # NVIDIA A100 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/a100): A100 80GB PCIe.
     # FP32 19.5 TFLOPS; TF32 Tensor 156 TFLOPS dense; BF16 Tensor 312 TFLOPS dense; 1,935 GB/s HBM2e; PCIe Gen4 64 GB/s -> 32.
     Peak(
