@@ -40,7 +40,9 @@ def _synthetic_profile() -> bytes:
     out += _field(4, _field(1, 20) + _field(4, _field(1, 2)))
     label = lambda value: _field(3, _field(1, s["kind"]) + _field(2, s[value]))  # noqa: E731
     out += _field(2, _field(1, _varint(10)) + _field(2, _varint(1) + _varint(96)) + label("buffer"))
-    out += _field(2, _field(1, _varint(20)) + _field(2, _varint(1) + _varint(0)) + label("executable"))
+    out += _field(
+        2, _field(1, _varint(20)) + _field(2, _varint(1) + _varint(0)) + label("executable")
+    )
     return gzip.compress(out)
 
 
