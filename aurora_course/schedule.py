@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .course_notebook import CourseNotebook
+from .course_notebook import CourseNotebook, check_cell_indexes
 
 #: The rule that turns a notebook into minutes (:func:`derived_minutes`). A presenter talks
 #: through the prose learners read at about this many words a minute ...
@@ -79,7 +79,9 @@ def content(notebook: CourseNotebook) -> Content:
     words = sum(
         len(c.source.split()) for c in notebook.cells if c.is_markdown and not c.is_instructor
     )
-    checks = set(notebook.checks)
+    # Check cells by the course's one rule (the site and the student copies collapse the same
+    # ones): an exercise's check, a "# Check" cell, asserts right after a teaching cell.
+    checks = set(notebook.checks) | set(check_cell_indexes(notebook.nb))
     demos = sum(
         1 for c in notebook.cells if c.is_code and not c.is_solution and c.index not in checks
     )

@@ -61,7 +61,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "compiled.topologies": ("INTERCONNECTS", "TOPOLOGIES"),
     # perf/: measuring.
-    "perf.memory_profile": ("MemorySample", "read_memory_profile"),
+    "perf.memory_profile": ("read_memory_profile",),
     "perf.peaks": ("PEAKS", "peak_for"),
     "perf.profiles": ("TraceEvent", "draw_trace", "op_dependencies", "read_trace"),
     "perf.roofline": ("measure_roofline",),

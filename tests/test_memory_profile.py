@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import pytest
 
 import aurora_helpers as ah
+from aurora_helpers.perf.memory_profile import MemorySample
 
 
 def _varint(value: int) -> bytes:
@@ -49,8 +50,8 @@ def _synthetic_profile() -> bytes:
 def test_a_synthetic_profile_reads_back_its_samples():
     samples = ah.read_memory_profile(_synthetic_profile())
     assert samples == [
-        ah.MemorySample(96, "buffer", ("make_weights",)),
-        ah.MemorySample(0, "executable", ("compile",)),
+        MemorySample(96, "buffer", ("make_weights",)),
+        MemorySample(0, "executable", ("compile",)),
     ]
     # Uncompressed bytes read the same.
     assert ah.read_memory_profile(gzip.decompress(_synthetic_profile())) == samples
