@@ -34,7 +34,7 @@ PYTEST = AURORA_STRICT=1 $(1) -m pytest -q -n $(JOBS)
 # (scripts/runs devices TARGET: every count a step running that target uses). DEVICE_COUNTS="N ..."
 # on the command line picks others.
 DEVICE_COUNTS = $(shell scripts/runs devices $@)
-.PHONY: lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
+.PHONY: test-hub test-wheelhouse lock wheelhouse test-offline memory-report test-devices test-latest pin pin-envs
 .PHONY: help setup run test test-fast test-slow test-unit test-notebooks test-oldest test-gpu test-torch student present learn lab install-offline lint format sync test-matrix test-colab test-launchers test-site quickref schedule clean
 .PHONY: test-full test-oldest-variants test-upstream env-oldest env-matrix
 
@@ -212,6 +212,16 @@ test-site: setup
 	fi; \
 	AURORA_SITE_BUILD=$$build $(PY) -m pytest -q -p no:cacheprovider tests/test_site_browser.py tests/test_quickref.py
 
+# The classroom on a real JupyterHub (tests/test_hub.py): a hub on 127.0.0.1 in .venv-hub (ci/hub.txt,
+# configurable-http-proxy from npm: network the first time), HUB_LEARNERS learners at once pulling
+# the student copies with nbgitpuller and running HUB_NOTEBOOKS on the course's kernel, graded with
+# aurora grade; memory and times in build/hub/summary.json. Leaves no process, port or home behind.
+HUB_LEARNERS ?= 4
+HUB_NOTEBOOKS ?= 06_sharding 10_training_stack
+test-hub: setup
+	@scripts/make-hub-env .venv-hub
+	AURORA_HUB_LEARNERS=$(HUB_LEARNERS) AURORA_HUB_NOTEBOOKS="$(HUB_NOTEBOOKS)" $(PY) -m pytest -q -s -p no:randomly -p no:cacheprovider -m hub tests/test_hub.py
+
 # The quick reference, one sheet printed on both sides (HTML, and PDF through headless Chromium,
 # installed as for test-site), from the notebooks.
 quickref: setup
@@ -234,13 +244,14 @@ learn:
 	$(MAKE) lab LAB_DIR=student
 
 # JupyterLab for learners: the .ipynb files only (the MyST twins are hidden), each starting on the
-# course's kernel ("Project Aurora (JAX)", registered under the name the notebooks ask for, python3,
-# in build/lab, which JUPYTER_PATH puts first), no news pop-up (scripts/lab/).
+# course's kernel (the one the notebooks name, aurora, "Project Aurora (JAX)", registered in
+# build/lab, which JUPYTER_PATH puts first: opening a notebook leaves it unchanged), no news pop-up
+# (scripts/lab/).
 LAB := $(abspath build/lab)
 LAB_DIR ?= notebooks
 lab: $(RUN_STAMP)
 	@$(PY) -c "import jupyterlab" 2>/dev/null || { [ -z "$(OFFLINE)" ] || { echo "JupyterLab is not in .venv and OFFLINE is set: run make install-offline (the wheelhouse has it)" >&2; exit 1; }; scripts/make-venv $(VENV) lab $(PINS); }
-	@$(PY) -m aurora_course kernel install --prefix $(LAB) --name python3 >/dev/null
+	@$(PY) -m aurora_course kernel install --prefix $(LAB) >/dev/null
 	JUPYTER_PATH=$(LAB)/share/jupyter $(PY) -m jupyter lab $(LAB_DIR) --config=scripts/lab/jupyter_lab_config.py $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 lint: setup
@@ -259,8 +270,14 @@ sync: setup
 # The workshop kit: a lock file with hashes, the wheels it names, and a test without network.
 lock:
 	scripts/lock
+# WHEELHOUSE_TARGET=macos-arm64 (windows-amd64, linux-aarch64, linux-x86_64): the wheels a machine
+# of that kind installs, markers evaluated for it (scripts/make-wheelhouse); default: this machine.
+WHEELHOUSE_TARGET ?= host
 wheelhouse:
-	scripts/make-wheelhouse $(WHEELHOUSE)
+	scripts/make-wheelhouse --target $(WHEELHOUSE_TARGET) $(WHEELHOUSE)
+# Every target's set resolved against the index (wheels exist for its platform), nothing downloaded.
+test-wheelhouse:
+	@for t in linux-x86_64 linux-aarch64 macos-arm64 windows-amd64; do scripts/make-wheelhouse --check --target $$t || exit 1; done
 # Install the course and JupyterLab from the wheelhouse alone (no network) and stop: then
 # `make learn OFFLINE=1`, `make lab OFFLINE=1` or `make run OFFLINE=1`.
 install-offline:

@@ -1,5 +1,5 @@
-"""The ``aurora`` command: ``probe``, ``bench``, ``run``, ``student``, ``grade``, ``retarget``,
-``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
+"""The ``aurora`` command: ``probe``, ``bench``, ``plan``, ``run``, ``student``, ``grade``,
+``retarget``, ``schedule``, ``quickref``, ``kernel`` and ``nbgitpuller-link``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,90 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         detail=args.detail,
         as_json=args.json,
     )
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    import json
+
+    from aurora_helpers.perf.planner import Machine, Transformer, search
+
+    if args.model:
+        model = Transformer.preset(args.model, seq=args.seq, batch=args.batch)
+    elif args.layers:
+        needed = {"--d-model": args.d_model, "--d-ff": args.d_ff, "--heads": args.heads}
+        missing = [flag for flag, value in needed.items() if value is None]
+        if missing:
+            raise ValueError(f"--layers needs {', '.join(missing)} as well")
+        model = Transformer(
+            args.layers,
+            args.d_model,
+            args.d_ff,
+            args.heads,
+            args.kv_heads,
+            vocab=args.vocab,
+            seq=args.seq,
+            batch=args.batch,
+        )
+    elif args.params:
+        model = Transformer.from_params(
+            args.params, seq=args.seq, batch=args.batch, vocab=args.vocab
+        )
+    else:
+        raise ValueError("name the model: --params N, --model PRESET or --layers with its sizes")
+    machine = Machine.preset(args.machine)
+    if args.bench:
+        machine = Machine.from_bench(json.loads(Path(args.bench).read_text()), like=machine)
+    ranking = search(
+        model,
+        machine,
+        args.devices,
+        precision=args.precision,
+        optimizer=args.optimizer,
+        remat=args.remat or ("none", "mlp-matmuls", "full"),
+        efficiency=args.efficiency,
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "model": {**model.__dict__, "params": model.params},
+                    "machine": machine.name,
+                    "devices": args.devices,
+                    "tried": ranking.tried,
+                    "plans": [
+                        {
+                            "layout": p.layout.name,
+                            **{f"{k}_bytes": v for k, v in p.memory.items()},
+                            "step_seconds": p.step_seconds,
+                            "compute_seconds": p.compute_seconds,
+                            "exposed_comm_seconds": p.exposed_comm_seconds,
+                            "bound": p.bound,
+                            "mfu": p.mfu,
+                            "sent_bytes": p.sent_by_kind(),
+                        }
+                        for p in ranking.plans[: args.top]
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return 0 if ranking.plans else 1
+    print(
+        f"{model.params / 1e9:.2f}B parameters ({model.layers} layers, d_model {model.d_model}, "
+        f"d_ff {model.d_ff}, {model.heads} heads / {model.kv} KV, vocab {model.vocab}); "
+        f"batch {model.batch} x {model.seq} tokens; {args.devices} x {machine.name} "
+        f"({machine.memory / 1e9:.0f} GB, {machine.flops / 1e12:.3g} TFLOP/s)"
+    )
+    print(ranking.table(args.top))
+    if not ranking.plans:
+        print(
+            f"nothing fits; smallest peak: {ranking.rejected[0].summary()}"
+            if ranking.rejected
+            else ""
+        )
+        return 1
+    print("\nbest:\n" + ranking.best.summary())
+    return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -102,7 +186,7 @@ def _cmd_retarget(args: argparse.Namespace) -> int:
     from .retarget import find_root, retarget
 
     root = args.root if args.root is not None else find_root(Path.cwd())
-    changed = retarget(root, args.slug, args.ref, write=not args.check)
+    changed = retarget(root, args.slug, args.ref, freeze=args.freeze, write=not args.check)
     for path in changed:
         print(path.relative_to(root.resolve()))
     if args.check and changed:
@@ -191,7 +275,20 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         write_report(grades.to_json(), args.json)
     if args.csv:
-        write_report(grades.to_csv(), args.csv)
+        from .grading.gradebook import build, read_roster, to_csv, unmatched
+
+        roster = read_roster(args.roster) if args.roster else []
+        book = build(grades.submissions, roster)
+        write_report(to_csv(book, args.lms), args.csv)
+        for flag in book.all_flags():
+            print(f"look at: {flag}", file=sys.stderr)
+        lost = unmatched(book, args.lms)
+        if lost:
+            print(
+                f"look at: {args.lms} cannot match these rows to a learner on import (no ID in "
+                f"the file names and none on the roster): {', '.join(lost)}",
+                file=sys.stderr,
+            )
     if args.detail_csv:
         write_report(grades.to_detail_csv(), args.detail_csv)
     if "-" not in (args.json, args.csv, args.detail_csv):
@@ -238,6 +335,49 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--detail", action="store_true", help="print every size of every sweep")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=_cmd_bench)
+
+    pl = sub.add_parser(
+        "plan",
+        help="rank the layouts of a transformer training run that fit (memory, time, MFU)",
+        description="Predict per-device memory, collectives, step time and MFU of a decoder-only "
+        "transformer's training step for every factorisation of the devices into data, ZeRO/FSDP, "
+        "tensor and pipeline parallelism, and rank the layouts that fit "
+        "(aurora_helpers.perf.planner). Arithmetic only: nothing runs.",
+    )
+    what = pl.add_mutually_exclusive_group()
+    what.add_argument("--params", type=float, help="parameters, e.g. 8e9 (a LLaMA-like shape)")
+    what.add_argument("--model", help="a published shape: llama3-8b, llama3-70b, llama2-13b, ...")
+    what.add_argument("--layers", type=int, help="layers (with --d-model, --d-ff, --heads)")
+    pl.add_argument("--d-model", type=int)
+    pl.add_argument("--d-ff", type=int)
+    pl.add_argument("--heads", type=int)
+    pl.add_argument("--kv-heads", type=int, default=None)
+    pl.add_argument("--vocab", type=int, default=32_000)
+    pl.add_argument("--seq", type=int, default=4096, help="tokens per sequence (default 4096)")
+    pl.add_argument("--batch", type=int, default=256, help="global batch in sequences (256)")
+    pl.add_argument("--devices", type=int, required=True, help="devices to factorise")
+    pl.add_argument(
+        "--machine", default="h100", help="h100 (default), h200, tpu-v5e, tpu-v5p, tpu-v6e"
+    )
+    pl.add_argument(
+        "--bench", metavar="JSON", help="a file from `aurora bench --json`: its measured roofs"
+    )
+    pl.add_argument(
+        "--precision", default="mixed", help="mixed (default), mixed-fp32-acc, fp32, bf16"
+    )
+    pl.add_argument("--optimizer", default="adam", help="adam (default), momentum, sgd")
+    pl.add_argument(
+        "--remat",
+        action="append",
+        choices=["none", "mlp-matmuls", "full"],
+        help="remat policies to try (repeat; default all three)",
+    )
+    pl.add_argument(
+        "--efficiency", type=float, default=1.0, help="fraction of peak FLOP/s reached (1)"
+    )
+    pl.add_argument("--top", type=int, default=10, help="rows to print (10)")
+    pl.add_argument("--json", action="store_true", help="print JSON")
+    pl.set_defaults(func=_cmd_plan)
 
     r = sub.add_parser("run", help="execute the course into a build folder")
     r.add_argument(
@@ -322,6 +462,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--check",
         action="store_true",
         help="change nothing; list what disagrees and exit 1 if anything does",
+    )
+    frozen = t.add_mutually_exclusive_group()
+    frozen.add_argument(
+        "--freeze",
+        dest="freeze",
+        action="store_true",
+        default=None,
+        help="a workshop ref: install cells pin JAX and the training stack to the tested releases "
+        "(the 'tested' extra, written into pyproject.toml); then commit, then tag",
+    )
+    frozen.add_argument(
+        "--follow",
+        dest="freeze",
+        action="store_false",
+        help="undo --freeze: install cells take the newest releases the ranges admit",
     )
     t.set_defaults(func=_cmd_retarget)
 
@@ -424,6 +579,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the gradebook: one row per learner, a column of points per exercise and the total "
         "(- for stdout)",
+    )
+    g.add_argument(
+        "--lms",
+        choices=["plain", "canvas", "moodle"],
+        default="plain",
+        help="the --csv shape: plain (one column per exercise), canvas (its gradebook import) or "
+        "moodle (its grading worksheet); see docs/grading.md",
+    )
+    g.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the class list for --csv: Canvas's gradebook export, Moodle's grading worksheet, or "
+        "a CSV with a 'learner' column (names, IDs, and a row for every learner)",
     )
     g.add_argument(
         "--detail-csv",

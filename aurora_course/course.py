@@ -15,6 +15,11 @@ from .course_notebook import NOTEBOOK_NAME
 #: that the ref exists in the checkout.
 REPOSITORY_SLUG = "project-aurora/aurora-course"
 REF = "main"
+#: ``""`` while the course follows ``REF`` as it moves; ``"tested"`` on a frozen workshop ref
+#: (``aurora retarget --ref workshop-YYYY-MM --freeze``): the Colab cell and online installs then
+#: take the helpers with their ``tested`` extra, which ``--freeze`` writes into ``pyproject.toml``
+#: from ``aurora_helpers/_tested.py``: JAX and the training stack at the releases tested.
+INSTALL_EXTRA = ""
 #: The folder of student copies (solutions stubbed, instructor notes removed) that learners open:
 #: generated from ``notebooks/`` by ``aurora student --out student`` (``make student``) and kept
 #: in sync by ``tests/test_handout.py``.
@@ -29,9 +34,13 @@ def colab_url(
     return f"https://colab.research.google.com/github/{slug}/blob/{ref}/{folder}/{notebook}"
 
 
-def pip_install_target(slug: str = REPOSITORY_SLUG, ref: str = REF) -> str:
-    """What Colab pip-installs: the helpers at the same ref as the notebook."""
-    return f"aurora-helpers @ git+https://github.com/{slug}.git@{ref}"
+def pip_install_target(
+    slug: str = REPOSITORY_SLUG, ref: str = REF, extra: str = INSTALL_EXTRA
+) -> str:
+    """What Colab pip-installs: the helpers at the same ref as the notebook (with ``extra``: the
+    releases a frozen workshop pins)."""
+    name = f"aurora-helpers[{extra}]" if extra else "aurora-helpers"
+    return f"{name} @ git+https://github.com/{slug}.git@{ref}"
 
 
 def find_notebooks(directory: Path) -> list[Path]:

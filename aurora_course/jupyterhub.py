@@ -18,6 +18,28 @@ from .course import REPOSITORY_SLUG, STUDENT_FOLDER
 
 DEFAULT_KERNEL_NAME = "aurora"
 DEFAULT_DISPLAY_NAME = "Project Aurora (JAX)"
+#: What every notebook and student copy stores as its kernelspec: the kernel :func:`install_kernel`
+#: registers by default, as JupyterLab writes it once that kernel started, so a notebook opened on
+#: it is not modified. A hub or laptop without it falls back to its only Python kernel; Colab,
+#: which knows no "aurora", says so ("Unrecognized runtime") and opens it on its own Python.
+COURSE_KERNELSPEC = {
+    "display_name": DEFAULT_DISPLAY_NAME,
+    "language": "python",
+    "name": DEFAULT_KERNEL_NAME,
+}
+#: What every notebook stores as its ``language_info``: what the registered kernel
+#: (:class:`aurora_course.kernel.CourseKernel`) reports, the same on every machine, so JupyterLab
+#: writing it once the kernel started changes nothing.
+COURSE_LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+#: The kernel class the registered kernel runs (``--IPKernelApp.kernel_class``).
+KERNEL_CLASS = "aurora_course.kernel.CourseKernel"
 
 
 def install_kernel(
@@ -28,7 +50,8 @@ def install_kernel(
     prefix: Path | None = None,
     devices: int | None = None,
 ) -> Path:
-    """Register this interpreter as a Jupyter kernel; return the kernel's folder.
+    """Register this interpreter as a Jupyter kernel running :data:`KERNEL_CLASS` (IPython's
+    kernel with a machine-independent ``language_info``); return the kernel's folder.
 
     Args:
         name: the kernel's name (letters, digits, ``-``, ``.``, ``_``); an existing kernel of
@@ -52,14 +75,21 @@ def install_kernel(
             "`pip install -e '.[course]'`) first"
         ) from err
     env = {DEVICES_ENV_VAR: str(devices)} if devices is not None else None
-    where = install(
-        user=user and prefix is None,
-        kernel_name=name,
-        display_name=display_name,
-        prefix=None if prefix is None else str(prefix),
-        env=env,
+    where = Path(
+        install(
+            user=user and prefix is None,
+            kernel_name=name,
+            display_name=display_name,
+            prefix=None if prefix is None else str(prefix),
+            env=env,
+        )
     )
-    return Path(where)
+    import json
+
+    spec = json.loads((where / "kernel.json").read_text())
+    spec["argv"] = [*spec["argv"], f"--IPKernelApp.kernel_class={KERNEL_CLASS}"]
+    (where / "kernel.json").write_text(json.dumps(spec, indent=1) + "\n")
+    return where
 
 
 def nbgitpuller_link(

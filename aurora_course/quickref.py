@@ -107,7 +107,7 @@ table {{ border-collapse: collapse; width: 100%; }}
 th, td {{ border: 0.5pt solid #bbb; padding: 1pt 2pt; text-align: left; vertical-align: top; }}
 tr {{ break-inside: avoid; }}
 th {{ background: #eef3f8; }}
-code {{ font: {BODY_PT}pt ui-monospace, monospace; overflow-wrap: anywhere; }}
+code {{ font: {BODY_PT}pt ui-monospace, monospace; overflow-wrap: normal; word-break: normal; }}
 code.formula {{ white-space: nowrap; overflow-wrap: normal; }}
 """
 #: A code span that is a formula or a shape (``2 · (n-1)/n · B``, ``(m, n·c)``), not a call: it is
@@ -129,17 +129,27 @@ def _wide(body: str) -> str:
     return " class='wide'" if widest >= WIDE_TABLE_COLUMNS else ""
 
 
+#: Where code may wrap in a narrow column: after these characters (``jax.``, ``static_``,
+#: ``f(``, ``axis=``, ``a, b``), never inside a name's word (``static_argnam|es``).
+CODE_BREAK_AFTER = "._,(=/"
+
+
+def _break_points(code: str) -> str:
+    """An escaped code span with a ``<wbr>`` after each :data:`CODE_BREAK_AFTER` character."""
+    return re.sub(rf"([{re.escape(CODE_BREAK_AFTER)}])(?=[^\s<])", r"\1<wbr>", code)
+
+
 def _mark_formulas(page: str) -> str:
-    """``page`` with each formula's ``<code>`` given the class that keeps it on one line."""
-    return re.sub(
-        r"<code>([^<]{1,40})</code>",
-        lambda m: (
-            f"<code class='formula'>{m.group(1)}</code>"
-            if _FORMULA.match(html.unescape(m.group(1)))
-            else m.group(0)
-        ),
-        page,
-    )
+    """``page`` with each formula's ``<code>`` given the class that keeps it on one line, and
+    every other ``<code>`` the break points it may wrap at (and no others)."""
+
+    def mark(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if len(code) <= 40 and _FORMULA.match(html.unescape(code)):
+            return f"<code class='formula'>{code}</code>"
+        return f"<code>{_break_points(code)}</code>"
+
+    return re.sub(r"<code>([^<]*)</code>", mark, page)
 
 
 def as_html(

@@ -1,41 +1,31 @@
-"""Workshop schedules built from what each notebook holds.
+"""Workshop schedules built from the notebooks' own time lines, by one rule.
 
-Each notebook's title cell announces how long it takes, split into teaching and exercises:
-``**Time:** about 50 minutes (35 teaching, 15 exercises).``. Hand-written minutes ran low
-against the content (issue 28), so a schedule uses minutes derived from the notebook by one
-stated rule (:func:`derived_minutes`): teaching is the prose a learner sees (instructor notes
-left out) at :data:`WORDS_PER_MINUTE`, plus :data:`DEMO_CELL_MINUTES` for every code cell run and
-discussed (not a solution or a check); exercises are :data:`EXERCISE_MINUTES` each; both rounded
-up to :data:`ROUND_TO` minutes. :func:`course_schedule` lays the notebooks out on three paths
-(3 hours, 6 hours, three days) with a set-up slot and a welcome on the first day, breaks, lunch, a
-wrap-up and the spare minutes labelled as buffer, and moves exercises to "after the workshop"
-when a day would overrun. Each notebook has a cut list (:data:`CUTS`): what to show rather than
-run, and which exercise to drop, when the room runs late. The course's ``SCHEDULE.md`` is
-:func:`render_schedule` of it (``aurora schedule --write``; a test fails when the file and the
-notebooks disagree).
+Each notebook's title cell says how long it takes, split into teaching and exercises:
+``**Time:** about 70 minutes (50 teaching, 20 exercises).``. That line is the only source of a
+schedule's minutes (the notebook's authors keep it true to the content, its instructor notes'
+activities included), and the rule is the same for every notebook taught in the room: its
+teaching minutes, then its exercise minutes *in the room*, with the instructor at hand. A
+workshop is where learners do the exercises, so a day never sends a taught notebook's exercises
+home: a path whose day cannot hold its notebooks with their exercises, breaks, set-up and
+wrap-up is an error (:func:`plan_day`), and the notebooks that do not fit are pre-work or
+follow-up, whole. :func:`course_schedule` lays out the three paths (:data:`PATHS`: 3 hours, 6
+hours, three days) with a set-up slot and a welcome on the first day, breaks, lunch, a wrap-up
+and the spare minutes labelled as buffer. Each notebook has a cut list (:data:`CUTS`): what to
+show rather than run, and which exercise to leave to after the workshop, when the room runs late.
+The course's ``SCHEDULE.md`` is :func:`render_schedule` of it (``aurora schedule --write``;
+a test fails when the file and the notebooks disagree).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .course_notebook import CourseNotebook, check_cell_indexes
+from .course_notebook import CourseNotebook
 
-#: The rule that turns a notebook into minutes (:func:`derived_minutes`). A presenter talks
-#: through the prose learners read at about this many words a minute ...
-WORDS_PER_MINUTE = 120
-#: ... spends this long on each code cell that runs a demonstration (run it, say what it shows)
-DEMO_CELL_MINUTES = 0.5
-#: ... and a learner spends this long on an exercise: reading it, writing the answer, running the
-#: check, fixing it once.
-EXERCISE_MINUTES = 6
-#: Teaching and exercise minutes are rounded up to a multiple of this.
-ROUND_TO = 5
 #: The first day starts with this long for learners to log in (JupyterHub), open Colab or start
-#: `make learn`, and run 00's first cells; a welcome follows. Every day ends with a wrap-up.
+#: `make learn`, and open 00; a welcome follows. Every day ends with a wrap-up.
 SETUP_MINUTES = 15
 WELCOME_MINUTES = 10
 WRAP_UP_MINUTES = 10
@@ -57,51 +47,15 @@ class NotebookTime:
     title: str
     teaching: int
     exercises: int
-    #: What the notebook's own time line announces (teaching, exercises), shown beside.
-    announced: tuple[int, int] | None = None
 
     @property
     def total(self) -> int:
         return self.teaching + self.exercises
 
 
-@dataclass(frozen=True)
-class Content:
-    """What :func:`derived_minutes` counts in a notebook."""
-
-    words: int  # in markdown cells a learner sees (not instructor notes)
-    demo_cells: int  # code cells that are neither a solution nor a check
-    exercises: int
-
-
-def content(notebook: CourseNotebook) -> Content:
-    """The prose, demonstration cells and exercises of a course notebook."""
-    words = sum(
-        len(c.source.split()) for c in notebook.cells if c.is_markdown and not c.is_instructor
-    )
-    # Check cells by the course's one rule (the site and the student copies collapse the same
-    # ones): an exercise's check, a "# Check" cell, asserts right after a teaching cell.
-    checks = set(notebook.checks) | set(check_cell_indexes(notebook.nb))
-    demos = sum(
-        1 for c in notebook.cells if c.is_code and not c.is_solution and c.index not in checks
-    )
-    return Content(words, demos, len(notebook.exercises))
-
-
-def _round_up(minutes: float) -> int:
-    return math.ceil(minutes / ROUND_TO - 1e-9) * ROUND_TO
-
-
-def derived_minutes(counted: Content) -> tuple[int, int]:
-    """(teaching, exercises) minutes by the course's rule: words / WORDS_PER_MINUTE + demo cells
-    x DEMO_CELL_MINUTES, and exercises x EXERCISE_MINUTES, each rounded up to ROUND_TO."""
-    teaching = counted.words / WORDS_PER_MINUTE + counted.demo_cells * DEMO_CELL_MINUTES
-    return _round_up(teaching), _round_up(counted.exercises * EXERCISE_MINUTES)
-
-
 #: When the room runs late, per notebook: sections to show (run by the presenter, or shown from
-#: the website's executed copy) rather than have everyone run, and the exercise to drop (it moves
-#: to after the workshop). Section names are the start of a ``##`` heading; a test checks that
+#: the website's executed copy) rather than have everyone run, and the one exercise to leave for
+#: after the workshop (every other exercise stays in the room). Section names are the start of a ``##`` heading; a test checks that
 #: every section and exercise named exists in its notebook.
 CUTS: dict[str, tuple[tuple[str, ...], str]] = {
     "00": (("What does this machine offer JAX?",), "00.3"),
@@ -164,27 +118,13 @@ def notebook_time(notebook: CourseNotebook) -> NotebookTime:
     return NotebookTime(notebook.number, notebook.title, time.teaching, time.exercises)
 
 
-def derived_time(notebook: CourseNotebook) -> NotebookTime:
-    """The notebook's :class:`NotebookTime` by :func:`derived_minutes`, with what its time line
-    announces beside (:func:`notebook_time` checks that line first)."""
-    announced = notebook_time(notebook)
-    teaching, exercises = derived_minutes(content(notebook))
-    return NotebookTime(
-        announced.number,
-        announced.title,
-        teaching,
-        exercises,
-        (announced.teaching, announced.exercises),
-    )
-
-
 def read_course_times(notebooks_dir: Path) -> dict[str, NotebookTime]:
-    """Every course notebook's :class:`NotebookTime` (derived minutes), by number, in order."""
+    """Every course notebook's :class:`NotebookTime` (its time line), by number, in order."""
     from .course import find_notebooks
 
     times = {}
     for path in find_notebooks(notebooks_dir):
-        found = derived_time(CourseNotebook.read(path))
+        found = notebook_time(CourseNotebook.read(path))
         times[found.number] = found
     if not times:
         raise ScheduleError(f"no course notebooks (NN_name.ipynb) in {notebooks_dir}")
@@ -213,29 +153,30 @@ class PathPlan:
     days: tuple[DayPlan, ...]
 
 
-#: The course's three paths. Notebook numbers only: the minutes come from the notebooks.
+#: The course's three paths. Notebook numbers only: the minutes come from the notebooks, and
+#: every notebook of a day is taught with its exercises in the room (a test checks each day fits).
 PATHS: tuple[PathPlan, ...] = (
     PathPlan(
         "3-hour workshop",
-        "engineers who have used jax.jit; sharding and shard_map in one afternoon, with arrays, "
-        "transformations, devices and placement done beforehand",
-        prework=("00", "01", "02", "03", "04"),
-        days=(DayPlan("The afternoon", ("06", "07"), 180, start="13:30"),),
+        "engineers who have used jax.jit: devices and sharding in one afternoon, exercises "
+        "included; arrays, transformations and placement beforehand, shard_map (07) as follow-up",
+        prework=("00", "01", "02", "04"),
+        days=(DayPlan("The afternoon", ("03", "06"), 180, start="13:30"),),
     ),
     PathPlan(
         "6-hour workshop",
-        "a one-day course from transformations to shard_map; 04 (placement and memory), 05 (async "
-        "dispatch and measuring), 08, 09 and A1 are follow-up work",
-        prework=("00", "01"),
-        days=(DayPlan("The day", ("02", "03", "06", "07"), 360, lunch=True),),
+        "a one-day course from transformations to shard_map, exercises included; 04 (placement "
+        "and memory), 05 (async dispatch and measuring), 08, 09, 10 and A1 are follow-up work",
+        prework=("00", "01", "03"),
+        days=(DayPlan("The day", ("02", "06", "07"), 360, lunch=True),),
     ),
     PathPlan(
         "Three-day course",
-        "the whole course, multi-host, the capstone and the training stack included; A1 (custom "
-        "kernels) is follow-up work",
-        prework=("00",),
+        "the whole course, multi-host, the capstone and the training stack included, every "
+        "exercise in the room; A1 (custom kernels) is follow-up work",
+        prework=(),
         days=(
-            DayPlan("Day 1", ("01", "02", "03", "04"), 360, lunch=True),
+            DayPlan("Day 1", ("00", "01", "02", "03", "04"), 360, lunch=True),
             DayPlan("Day 2", ("05", "06", "07"), 360, lunch=True, first=False),
             DayPlan("Day 3", ("08", "09", "10"), 360, lunch=True, first=False),
         ),
@@ -260,11 +201,10 @@ def _end(slots: Sequence[Slot]) -> int:
 
 @dataclass
 class DaySchedule:
-    """A day laid out, with what did not fit moved to after the workshop."""
+    """A day laid out: its slots, end to end, filling the day."""
 
     plan: DayPlan
     slots: list[Slot] = field(default_factory=list)
-    homework: list[NotebookTime] = field(default_factory=list)
 
     @property
     def minutes(self) -> int:
@@ -274,9 +214,9 @@ class DaySchedule:
         return sum(s.minutes for s in self.slots if s.kind == kind)
 
 
-def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]) -> list[Slot]:
-    """Slots for ``notebooks`` (exercises only for those in ``in_room``): set-up and welcome (a
-    recap on later days) first, breaks between notebooks, lunch once, a wrap-up last."""
+def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime]) -> list[Slot]:
+    """Slots for ``notebooks``, each taught and then its exercises: set-up and welcome (a recap
+    on later days) first, breaks between notebooks, lunch once, a wrap-up last."""
     slots: list[Slot] = []
     clock = 0
     for kind, minutes in (
@@ -289,7 +229,7 @@ def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]
     since_break = 0  # set-up and welcome are not a block of work
     lunch_taken = not plan.lunch
     for index, nb in enumerate(notebooks):
-        work = nb.teaching + (nb.exercises if nb.number in in_room else 0)
+        work = nb.total
         if index and since_break + work > WORK_BETWEEN_BREAKS:
             if not lunch_taken and clock >= plan.minutes // 3:
                 slots.append(Slot(clock, LUNCH_MINUTES, "lunch"))
@@ -301,7 +241,7 @@ def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]
             since_break = 0
         slots.append(Slot(clock, nb.teaching, "teaching", nb))
         clock += nb.teaching
-        if nb.number in in_room and nb.exercises:
+        if nb.exercises:
             slots.append(Slot(clock, nb.exercises, "exercises", nb))
             clock += nb.exercises
         since_break += work
@@ -321,36 +261,31 @@ def _lay_out(plan: DayPlan, notebooks: Sequence[NotebookTime], in_room: set[str]
 
 
 def plan_day(plan: DayPlan, times: dict[str, NotebookTime]) -> DaySchedule:
-    """Lay out one day; while it overruns, move the exercises of its last notebooks to homework.
+    """Lay out one day, every notebook with its exercises in the room; the spare minutes become
+    a labelled buffer before the wrap-up.
 
     Raises:
-        ScheduleError: a notebook of the plan does not exist, or even teaching alone overruns.
+        ScheduleError: a notebook of the plan does not exist, or the day overruns (the plan must
+            move a notebook to pre-work or follow-up: exercises are never sent home alone).
     """
     missing = [n for n in plan.notebooks if n not in times]
     if missing:
         raise ScheduleError(f"{plan.label}: no notebook numbered {', '.join(missing)}")
-    notebooks = [times[n] for n in plan.notebooks]
-    in_room = {nb.number for nb in notebooks}
-    slots = _lay_out(plan, notebooks, in_room)
-    for nb in reversed(notebooks):
-        if _end(slots) <= plan.minutes:
-            break
-        in_room.discard(nb.number)
-        slots = _lay_out(plan, notebooks, in_room)
+    slots = _lay_out(plan, [times[n] for n in plan.notebooks])
     end = _end(slots)
     if end > plan.minutes:
         raise ScheduleError(
-            f"{plan.label}: {end} minutes of teaching and breaks do not fit in {plan.minutes}; "
-            "shorten the notebooks' teaching time or take a notebook off this path"
+            f"{plan.label}: its notebooks with their exercises, breaks, set-up and wrap-up take "
+            f"{end} minutes, more than its {plan.minutes}; move a notebook to pre-work or "
+            "follow-up"
         )
-    homework = [nb for nb in notebooks if nb.number not in in_room and nb.exercises]
     if end < plan.minutes:  # the spare minutes, labelled, before the wrap-up
         wrap = slots.pop()
         slots += [
             Slot(wrap.start, plan.minutes - end, "buffer"),
             Slot(wrap.start + plan.minutes - end, wrap.minutes, "wrap-up"),
         ]
-    return DaySchedule(plan, slots, homework)
+    return DaySchedule(plan, slots)
 
 
 def course_schedule(times: dict[str, NotebookTime]) -> list[tuple[PathPlan, list[DaySchedule]]]:
@@ -392,54 +327,60 @@ def _cut_lines(notebooks: Sequence[NotebookTime]) -> list[str]:
         sections, drop = CUTS[nb.number]
         shown = "; ".join(f"§ {s}" for s in sections)
         lines.append(
-            f"- {nb.number}: show rather than run {shown}; drop exercise {drop} "
-            "(it moves to after the workshop)."
+            f"- {nb.number}: show rather than run {shown}; leave exercise {drop} for after "
+            "the workshop."
         )
     return lines
 
 
 def render_schedule(times: dict[str, NotebookTime]) -> str:
-    """``SCHEDULE.md``: the three paths as tables, with pre-work, cut lists and follow-up
-    exercises."""
+    """``SCHEDULE.md``: the notebooks' minutes, then the three paths as tables, with pre-work,
+    follow-up and cut lists."""
     lines = [
         "# Workshop schedules",
         "",
         "Generated by `aurora schedule --write` from the notebooks; do not edit by hand.",
         "",
-        "**Minutes, by one rule** (`aurora_course/schedule.py`, tested): teaching is the prose a",
-        f"learner sees (instructor notes left out) at {WORDS_PER_MINUTE} words a minute, plus",
-        f"{DEMO_CELL_MINUTES:g} minutes for each code cell that runs a demonstration (not a solution,",
-        f"not a check); exercises are {EXERCISE_MINUTES} minutes each; both rounded up to",
-        f"{ROUND_TO} minutes. The minutes each notebook's time line announces are shown beside.",
+        "**Minutes, by one rule** (`aurora_course/schedule.py`, tested): every number comes from",
+        "the notebooks' own time lines (`**Time:** about N minutes (T teaching, E exercises).` in",
+        "each title cell), and every notebook taught in the room gets its T minutes of teaching",
+        "and then its E minutes of exercises, in the room, with help at hand. A day that cannot",
+        "hold its notebooks that way is not a day of the course: notebooks move to pre-work or",
+        "follow-up whole, never their exercises alone.",
         "",
         f"**A day:** the first day opens with {SETUP_MINUTES} minutes of set-up and a",
         f"{WELCOME_MINUTES}-minute welcome (later days with a {WELCOME_MINUTES}-minute recap) and",
         f"every day closes with a {WRAP_UP_MINUTES}-minute wrap-up; breaks: {BREAK_MINUTES} minutes",
         f"at most every {WORK_BETWEEN_BREAKS} minutes of work; lunch: {LUNCH_MINUTES} minutes. Spare",
-        "minutes are labelled *buffer*. When a day would overrun, the exercises of its last",
-        'notebooks move to "after the workshop" (learners do them alone; `aurora grade` checks',
-        "them). Each day lists what to cut when the room runs late. Instructor notes in each",
-        "notebook (cells tagged `instructor`) say where learners get stuck.",
+        "minutes are labelled *buffer*. Each day lists what to cut when the room runs late.",
+        "Instructor notes in each notebook (cells tagged `instructor`) say where learners get",
+        "stuck in each exercise.",
         "",
-        "| notebook | teaching | exercises | total | its time line says |",
-        "|---|---:|---:|---:|---:|",
+        "| notebook | teaching | exercises | total |",
+        "|---|---:|---:|---:|",
     ]
     for nb in times.values():
-        said = (
-            f"{sum(nb.announced)} ({nb.announced[0]} + {nb.announced[1]})" if nb.announced else ""
-        )
-        lines.append(
-            f"| {nb.number} · {nb.title} | {nb.teaching} | {nb.exercises} | {nb.total} | {said} |"
-        )
+        lines.append(f"| {nb.number} · {nb.title} | {nb.teaching} | {nb.exercises} | {nb.total} |")
     for path, days in course_schedule(times):
         lines += ["", f"## {path.name}", "", f"**Who it is for:** {path.audience}.", ""]
         pre = [times[n] for n in path.prework]
-        pre_minutes = sum(nb.total for nb in pre)
-        lines.append(
-            f"**Pre-work** (about {pre_minutes} minutes, alone, before the day): "
-            + ", ".join(f"{nb.number} · {nb.title}" for nb in pre)
-            + ". Run each notebook top to bottom and do its exercises."
-        )
+        if pre:
+            lines.append(
+                f"**Pre-work** (about {sum(nb.total for nb in pre)} minutes, alone, before the "
+                "day): "
+                + ", ".join(f"{nb.number} · {nb.title}" for nb in pre)
+                + ". Run each notebook top to bottom and do its exercises."
+            )
+        else:
+            lines.append("**Pre-work:** none.")
+        taught = {n for day in path.days for n in day.notebooks}
+        later = [nb for n, nb in times.items() if n not in taught and n not in path.prework]
+        if later:
+            lines += [
+                "",
+                f"**Follow-up** (about {sum(nb.total for nb in later)} minutes, alone, after the "
+                "workshop): " + ", ".join(f"{nb.number} · {nb.title}" for nb in later) + ".",
+            ]
         for day in days:
             lines += [
                 "",
@@ -468,12 +409,6 @@ def render_schedule(times: dict[str, NotebookTime]) -> str:
                 f"breaks {day.total('break') + day.total('lunch')} min, "
                 f"buffer {day.total('buffer')} min; {day.plan.minutes} minutes.",
             ]
-            if day.homework:
-                lines.append(
-                    "After the workshop: the exercises of "
-                    + ", ".join(f"{nb.number} ({nb.exercises} min)" for nb in day.homework)
-                    + "."
-                )
             in_day = [times[n] for n in day.plan.notebooks]
             lines += ["", "If the room runs late:", "", *_cut_lines(in_day)]
     return "\n".join(lines) + "\n"

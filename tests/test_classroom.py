@@ -20,7 +20,13 @@ from packaging.version import Version
 import aurora_helpers as ah
 from aurora_course import peak_memory
 from aurora_course.cli import main
-from aurora_course.jupyterhub import install_kernel, kernel_python, nbgitpuller_link
+from aurora_course.jupyterhub import (
+    COURSE_LANGUAGE_INFO,
+    KERNEL_CLASS,
+    install_kernel,
+    kernel_python,
+    nbgitpuller_link,
+)
 from aurora_course.memory_report import BEGIN, END, memory_table, write_memory_report
 from aurora_course.runner import CourseRun, NotebookRun
 from aurora_helpers._jax_versions import JAX_UPPER_EXCLUSIVE
@@ -141,6 +147,24 @@ def test_kernel_install(tmp_path, capsys):
     spec = json.loads((where / "kernel.json").read_text())
     assert kernel_python(where) == sys.executable
     assert spec["display_name"] == "Project Aurora (JAX)" and spec["env"] == {"AURORA_DEVICES": "3"}
+    assert spec["argv"][-1] == f"--IPKernelApp.kernel_class={KERNEL_CLASS}"
+
+
+def test_the_course_kernel_reports_what_the_notebooks_store():
+    """The registered kernel's language_info is the notebooks' (tests/test_notebooks.py), on any
+    machine: IPython's without the patch version, which is all that differs between machines."""
+    from ipykernel.ipkernel import IPythonKernel
+
+    from aurora_course.kernel import CourseKernel
+
+    assert CourseKernel.language_info == COURSE_LANGUAGE_INFO
+    assert {
+        **CourseKernel.language_info,
+        "version": "x",
+    }.keys() == IPythonKernel.language_info.keys()
+
+
+def test_kernel_install_from_the_command_line(tmp_path, capsys):
     assert main(["kernel", "install", "--prefix", str(tmp_path), "--name", "room"]) == 0
     assert "Installed kernel 'room'" in capsys.readouterr().out
     spec = json.loads((tmp_path / "share/jupyter/kernels/room/kernel.json").read_text())

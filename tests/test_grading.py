@@ -149,7 +149,7 @@ def _submissions_are_unchanged_and_the_csv_is_a_gradebook(graded_class: dict) ->
     rows = {r["learner"]: r for r in csv.DictReader(io.StringIO(graded_class["csv"]))}
     learners = {"broken", "one", "patched", "printed", "renamed", "solved", "student", "wrong"}
     assert set(rows) == learners  # one row per learner: the folder each file was collected in
-    assert list(rows["solved"]) == ["learner", "90.1", "90.2", "90.3", "total"]
+    assert list(rows["solved"]) == ["learner", "name", "90.1", "90.2", "90.3", "total", "flags"]
     points = {
         (name, label) for name, row in rows.items() for label in SOLUTIONS if row[label] == "1"
     }
@@ -158,7 +158,8 @@ def _submissions_are_unchanged_and_the_csv_is_a_gradebook(graded_class: dict) ->
         ("renamed", "90.3"),
     }  # fmt: skip
     assert rows["solved"]["total"] == "3" and rows["patched"]["total"] == "0"
-    assert rows["broken"]["90.1"] == "" and rows["broken"]["total"] == "0"  # nothing graded
+    assert rows["broken"]["90.1"] == "" and rows["broken"]["total"] == ""  # nothing graded
+    assert "not a course notebook, nothing scored" in rows["broken"]["flags"]  # and said so
     detail = list(csv.DictReader(io.StringIO(graded_class["detail_csv"])))
     assert len(detail) == 7 * 3 + 3  # seven graded notebooks x three exercises, three unread
     assert {r["learner"] for r in detail} == learners
@@ -304,7 +305,8 @@ def test_json_and_csv_to_standard_output_parse(tmp_path, capsys, course_dir):
     assert data["submissions"][0]["status"] == "unreadable"
     assert main(["grade", str(tmp_path), "--notebooks", str(course_dir), "--csv", "-"]) == 0
     (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
-    assert row == {"learner": "x", "total": "0"}  # a gradebook row, no exercise graded
+    assert row["learner"] == "x" and row["total"] == ""  # a gradebook row, no exercise graded
+    assert row["flags"].startswith(f"{tmp_path / 'x.ipynb'}: unreadable, nothing scored")
     options = ["--notebooks", str(course_dir), "--detail-csv", "-"]
     assert main(["grade", str(tmp_path), *options]) == 0
     (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))

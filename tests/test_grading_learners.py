@@ -9,8 +9,6 @@ a changed environment, and hanging answers.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -20,8 +18,8 @@ import pytest
 from aurora_course import grading
 from aurora_course.course_notebook import CourseNotebook, is_solution
 from aurora_course.execute import execute_notebook
-from aurora_course.grading.report import ClassGrades, ExerciseGrade, Progress, SubmissionGrade
-from aurora_course.grading.submission import learner_cells, learner_id
+from aurora_course.grading.report import Progress, SubmissionGrade
+from aurora_course.grading.submission import learner_cells
 from aurora_course.student import make_student_notebook
 from aurora_helpers.checks.answer_cells import live_cells
 from aurora_helpers.checks.answer_screen import course_names, screen_solution
@@ -231,50 +229,6 @@ def test_an_exercises_answer_is_every_cell_of_its_section_the_course_does_not_ha
     assert found["90.3"][-1] == "x = 1"  # what was added to the check cell, not the check
     assert all("trial outside" not in s for sources in found.values() for s in sources)
     assert live_cells(found["90.1"]) == [UNDER_THE_STUB]
-
-
-@pytest.mark.parametrize(
-    ("path", "folder", "learner"),
-    [
-        ("class/alice/06_sharding.ipynb", "alice", "alice"),
-        ("alice_06_sharding.ipynb", "", "alice"),
-        ("06_sharding-bob smith.ipynb", "", "bob_smith"),
-        ("06_sharding.ipynb", "", "06_sharding"),
-        ("garbage.ipynb", "", "garbage"),
-    ],
-)
-def test_a_learner_is_named_by_the_folder_or_the_file(path, folder, learner):
-    notebook = "06_sharding" if "06" in path else None
-    assert learner_id(Path(path), folder, notebook) == learner
-
-
-def test_the_csv_is_a_gradebook_one_row_per_learner_and_the_better_copy_counts():
-    def graded(learner: str, notebook: str, statuses: dict[str, str]) -> SubmissionGrade:
-        exercises = [ExerciseGrade(label, status) for label, status in statuses.items()]  # type: ignore[arg-type]
-        return SubmissionGrade(
-            f"{learner}.ipynb", "graded", notebook, exercises=exercises, learner=learner
-        )
-
-    grades = ClassGrades(
-        [
-            graded("bob", "07_shard_map", {"07.1": "solved", "07.2": "wrong"}),
-            graded("ann", "06_sharding", {"06.10": "solved", "06.2": "not solved yet"}),
-            graded("ann", "06_sharding", {"06.10": "wrong", "06.2": "wrong"}),  # a worse copy
-            SubmissionGrade("carl.ipynb", "unreadable", learner="carl"),
-        ],
-        "notebooks",
-        8,
-        300.0,
-    )
-    rows = list(csv.reader(io.StringIO(grades.to_csv())))
-    assert rows == [
-        ["learner", "06.2", "06.10", "07.1", "07.2", "total"],
-        ["ann", "0", "1", "", "", "1"],
-        ["bob", "", "", "1", "0", "1"],
-        ["carl", "", "", "", "", "0"],
-    ]
-    detail = list(csv.DictReader(io.StringIO(grades.to_detail_csv())))
-    assert len(detail) == 2 + 2 + 2 + 1 and detail[-1]["submission_status"] == "unreadable"
 
 
 def test_progress_writes_one_line_per_submission_off_a_terminal(capsys):

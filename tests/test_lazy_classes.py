@@ -40,7 +40,14 @@ def test_2_an_answer_that_switches_route_when_traced():
     result = ah.check(
         "c.2", switching, expected=jnp.cumsum(VALUES), args=(VALUES,), route=[ah.uses("cumsum")]
     )
-    assert result.solved  # its values now come from the program the route check reads: JAX's
+    assert result.wrong and "tries NumPy on its arrays first" in result.detail
+    honest = ah.check(
+        "c.2", jnp.cumsum, expected=jnp.cumsum(VALUES), args=(VALUES,), route=[ah.uses("cumsum")]
+    )
+    assert honest.solved  # JAX's own conversions inside a trace are not the answer's
+    course = course_names(["import jax\n"], [])
+    asks = "import jax\n\ndef f(x):\n    return x if isinstance(x, jax.core.Tracer) else x + 1\n"
+    assert "tracing" in screen_solution(asks, course, {"f"}, "c.2").problems[0]
     wrong_values = lambda v: jnp.cumsum(v) * 2 if isinstance(v, jax.core.Tracer) else np.cumsum(v)  # noqa: E731
     lazy = ah.check(
         "c.2", wrong_values, expected=jnp.cumsum(VALUES), args=(VALUES,), route=[ah.uses("cumsum")]

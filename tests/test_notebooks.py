@@ -17,6 +17,7 @@ from aurora_course.course_notebook import (
     is_label,
     is_solution,
 )
+from aurora_course.jupyterhub import COURSE_KERNELSPEC, COURSE_LANGUAGE_INFO
 from aurora_course.student import stub_source
 
 from .conftest import NOTEBOOKS
@@ -74,7 +75,14 @@ def test_committed_without_outputs(path):
     assert not dirty, (
         f"{path.name}: cells {dirty} hold outputs (strip them: `make sync` writes clean ones)"
     )
-    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+    # The kernel `aurora kernel install` registers (docs/jupyterhub.md, make lab), as JupyterLab
+    # writes it once the kernel started: a notebook opened on it is not modified.
+    assert dict(nb.metadata.get("kernelspec", {})) == COURSE_KERNELSPEC, (
+        f"{path.name}: its kernelspec must name the course's kernel {COURSE_KERNELSPEC}"
+    )
+    assert nb.metadata.get("language_info") == COURSE_LANGUAGE_INFO, (
+        f"{path.name}: its language_info must be what the course's kernel reports"
+    )
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)

@@ -96,7 +96,7 @@ FOLDER_IMPORTS: dict[str, set[str]] = {
     "checks": {"compiled"},
     "compiled": set(),
     "perf": {"compiled"},
-    "pictures": set(),
+    "pictures": {"compiled"},
     "cluster": set(),
 }
 

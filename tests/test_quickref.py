@@ -78,6 +78,8 @@ def test_formulas_are_kept_on_one_line_and_the_body_is_readable():
     for formula in ("2 · (n-1)/n · B", "(n-1)/n · B", "(n·m, c)", "2 · (n-1)"):
         assert f"<code class='formula'>{formula}</code>" in page, formula
     assert "<code class='formula'>psum(" not in page  # a call may wrap like prose
+    # ... but only between a name's words or after punctuation, never mid-word
+    assert "static_<wbr>argnames" in page and "overflow-wrap: anywhere" not in page
     assert BODY_PT >= 8.5 and f"font: {BODY_PT}pt/" in page
     wide = [e.title for e in entries if "class='wide'" in as_html([e])]
     assert any("collectives" in t for t in wide)  # six columns: the page's full width
@@ -118,3 +120,48 @@ def test_in_the_browser_no_formula_wraps_and_the_body_is_8_5_pt(tmp_path):
     assert len(lines) > 20
     assert [text for text, rects in lines if rects != 1] == []
     assert body_px * 72 / 96 >= 8.5 - 0.01
+
+
+#: Finds, in each code span that wraps, the characters on either side of each line break.
+_LINE_BREAKS_JS = """
+const found = [];
+for (const code of document.querySelectorAll('code:not(.formula)')) {
+  if (code.getClientRects().length < 2) continue;
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  let top = null, before = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect && rect.width > 0) {
+        if (top !== null && rect.top > top + 2) found.push([code.textContent, before, node.data[i]]);
+        top = rect.top;
+      }
+      before = node.data[i];
+    }
+  }
+}
+return found;
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1123, 800])
+def test_in_the_browser_code_wraps_only_between_words(tmp_path, width):
+    """Rendered by Chromium (the printed A4 page, and narrower): a code span that wraps breaks
+    between tokens or a name's words (after ``.``, ``_``, ``,``, ``(``, ``=``, ``/``, a space,
+    between ``)(``), never between two letters or digits of one word (``static_argnam|es``)."""
+    from .site_browser import chromium
+    from .site_browser import find_chromium as find_driver
+
+    need_browser(find_driver(), "needs Chromium and chromedriver (make test-site installs them)")
+    (html_path,) = write_quickref(NOTEBOOKS, tmp_path, pdf=False)
+    with chromium() as driver:
+        driver.set_window_size(width, 794)
+        driver.get(html_path.resolve().as_uri())
+        breaks = driver.execute_script(_LINE_BREAKS_JS)
+    assert breaks, "no code span wraps at this width: the test shows nothing"
+    mid_word = [(code, a + "|" + b) for code, a, b in breaks if a.isalnum() and b.isalnum()]
+    assert mid_word == []

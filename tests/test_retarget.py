@@ -16,19 +16,24 @@ from aurora_course import course
 from aurora_course.cli import main
 from aurora_course.course import find_notebooks
 from aurora_course.retarget import (
+    FROZEN_EXTRA,
     RetargetError,
     Target,
     course_files,
     current_target,
     find_root,
+    pins_of_tested,
     retarget,
 )
+from aurora_helpers._tested import TESTED
 
 from .conftest import NOTEBOOKS, ROOT
 
 # Built from parts: this file is in the copies it retargets, and must not name the fork itself.
 FORK = Target("/".join(("someone-else", "aurora-fork")), "0123abcd")
-INSTALLS = re.compile(r"aurora-helpers @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w")
+INSTALLS = re.compile(
+    r"aurora-helpers(?:\[[\w,-]+\])? @ git\+https://github\.com/[\w.-]+/[\w.-]+?\.git@[\w.+-]*\w"
+)
 COLAB_LINKS = re.compile(
     r"colab\.research\.google\.com/github/([\w.-]+/[\w.-]+)/blob/([^ )]+?)/(?:notebooks|student)/"
     r"[0-9A-Z]\d_"
@@ -190,3 +195,44 @@ def test_this_checkout_is_retargeted():
     """Every install cell, Colab link and slug mention agrees with aurora_course/course.py."""
     stale = [str(p.relative_to(ROOT)) for p in retarget(ROOT, write=False)]
     assert stale == [], f"run `aurora retarget`: {stale}"
+
+
+def _git(root, *args):
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout
+
+
+def test_a_frozen_workshop_tag_installs_itself_with_the_tested_jax(checkout, retargeted_checkout):
+    """CONTRIBUTING's order: retarget with --freeze, commit, tag. Read back from the tag (what
+    Colab and pip fetch), every install cell names the tag and asks for the pinned extra, which
+    pins JAX to the release the workshop was tested with; --follow undoes it."""
+    tag = "workshop-2099-01"
+    _git(checkout, "init", "-q", "-b", "main")
+    _git(checkout, "add", "-A")
+    _git(checkout, "commit", "-q", "-m", "the course")
+    assert main(["retarget", "--root", str(checkout), "--ref", tag, "--freeze"]) == 0
+    _git(checkout, "commit", "-q", "-am", f"freeze the workshop at {tag}")
+    _git(checkout, "tag", tag)
+    frozen = Target(course.REPOSITORY_SLUG, tag, FROZEN_EXTRA)
+    assert frozen.install().startswith("aurora-helpers[tested] @ git+https://github.com/")
+    assert frozen.install().endswith(f".git@{tag}")
+
+    def at_tag(path):
+        return _git(checkout, "show", f"{tag}:{path}")
+
+    tagged = _git(checkout, "ls-tree", "-r", "--name-only", tag).split()
+    cells = [p for p in tagged if re.fullmatch(r"(notebooks|student)/[0-9A-Z]\d_\w+\.ipynb", p)]
+    assert len(cells) == 2 * len(find_notebooks(NOTEBOOKS))
+    for path in cells:
+        first = next(c for c in nbformat.reads(at_tag(path), 4).cells if c.cell_type == "code")
+        assert INSTALLS.findall(first.source) == [frozen.install()], path
+    pyproject = tomllib.loads(at_tag("pyproject.toml"))
+    pins = pyproject["project"]["optional-dependencies"][FROZEN_EXTRA]
+    assert pins == pins_of_tested(checkout) and f"jax=={TESTED['jax']}" in pins
+    assert f"jaxlib=={TESTED['jaxlib']}" in pins
+    assert f'REF = "{tag}"' in at_tag("aurora_course/course.py")
+    assert f"/blob/{tag}/student/" in at_tag("README.md")
+    assert_agrees(checkout, frozen)
+    # Following main again gives back the checkout as it was, the extra gone.
+    assert main(["retarget", "--root", str(checkout), "--ref", course.REF, "--follow"]) == 0
+    assert texts(checkout) == texts(retargeted_checkout)

@@ -203,7 +203,7 @@ def test_values_come_from_the_trace_the_route_checks_read():
     """With a route check that reads the traced program, every value comes from that program: an
     answer cannot show NumPy's values to the cases and JAX's route to the route check."""
     result = _cumsum_check(_switching, [ah.uses("cumsum")])
-    assert result.wrong and "n = 8" in result.detail, result
+    assert result.wrong and "tries NumPy on its arrays first" in result.detail, result
     assert _cumsum_check(jax.lax.cumsum, [ah.uses("cumsum")]).solved
     assert _cumsum_check(lambda x: jnp.cumsum(x), [ah.uses("cumsum")]).solved  # the jnp spelling
 

@@ -62,6 +62,8 @@ def test_the_full_tier_gives_every_other_guarantee():
     assert _in("full", "matrix", "student") and _in("full", "latest", "unit")
     assert _in("full", "colab", "colab") and _in("full", "torch", "torch")
     assert _in("full", "upstream", "variants")
+    assert _in("full", "newest", "hub") == ["hub"]  # the classroom on a real JupyterHub
+    assert _in("full", "newest", "wheelhouse") == ["wheelhouses"]  # every platform's wheels
     everything = [s for s in STEPS if s.tier == "full" and not s.arguments]
     assert {"grade", "offline"} <= {m for s in everything for m in s.modes}  # every notebook
 

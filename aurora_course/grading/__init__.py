@@ -74,6 +74,7 @@ from ..course import find_notebooks, locate_notebooks, notebook_number
 from ..course_notebook import CourseNotebook
 from ..execute import Execution, cell_error, execute_notebook
 from .assemble import FINAL, Graded, graded_notebook
+from .identity import identify
 from .report import (
     ClassGrades,
     ExerciseGrade,
@@ -86,7 +87,6 @@ from .seal import TOKEN_ENV_VAR
 from .submission import (
     find_submissions,
     learner_cells,
-    learner_id,
     read_submission,
     which_course_notebook,
 )
@@ -276,7 +276,8 @@ def _grade_one(
             timeout_s=float(options["timeout_s"]),
             exercise_timeout_s=float(options["exercise_timeout_s"]),
         )
-    result.learner = learner_id(path, learner, result.notebook)
+    result.identity = identify(path, learner, result.notebook)
+    result.learner = result.identity.key
     return result
 
 

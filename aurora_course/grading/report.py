@@ -1,4 +1,5 @@
-"""The grades of ``aurora grade``: per exercise, per submission, per class; as a table, JSON or CSV."""
+"""The grades of ``aurora grade``: per exercise, per submission, per class; as a table, JSON or the
+detail CSV (the gradebook, one row per learner, is :mod:`.gradebook`'s)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from aurora_helpers._display import text_table
+
+from .identity import Identity
 
 ExerciseStatus = Literal["solved", "not solved yet", "wrong", "not run"]
 SubmissionStatus = Literal[
@@ -46,7 +49,8 @@ class SubmissionGrade:
     detail: str = ""
     seconds: float = 0.0
     exercises: list[ExerciseGrade] = field(default_factory=list)
-    learner: str = ""  # who handed it in (the folder or the file name): the gradebook's row
+    learner: str = ""  # who handed it in (:mod:`.identity`'s key): the gradebook's row
+    identity: Identity | None = None
 
     @property
     def solved(self) -> int:
@@ -113,30 +117,6 @@ class ClassGrades:
             ensure_ascii=False,
         )
 
-    def to_csv(self) -> str:
-        """The gradebook, for a learning-management system: one row per learner, one column per
-        exercise (1 solved, 0 not; empty where that notebook was not graded for the learner) and
-        the total. A learner who handed one notebook in twice keeps the better copy."""
-        labels: list[str] = []
-        rows: dict[str, dict[str, dict[str, int]]] = {}  # learner -> notebook -> points
-        for s in self.submissions:
-            for label in s.points:
-                if label not in labels:
-                    labels.append(label)
-            mine = rows.setdefault(s.learner or s.submission, {})
-            if s.notebook and sum(s.points.values()) >= sum(mine.get(s.notebook, {}).values()):
-                mine[s.notebook] = s.points
-        labels.sort(key=_label_order)
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["learner", *labels, "total"])
-        for learner in sorted(rows):
-            points = {k: v for notebook in rows[learner].values() for k, v in notebook.items()}
-            writer.writerow(
-                [learner, *(points.get(label, "") for label in labels), sum(points.values())]
-            )
-        return out.getvalue()
-
     def to_detail_csv(self) -> str:
         """One row per submission and exercise, with the status and the check's message (one row
         with an empty exercise for a file that was not graded)."""
@@ -159,7 +139,7 @@ class ClassGrades:
         return out.getvalue()
 
 
-def _label_order(label: str) -> tuple[str, int]:
+def label_order(label: str) -> tuple[str, int]:
     number, _, exercise = label.partition(".")
     return number, int(exercise) if exercise.isdigit() else 0
 

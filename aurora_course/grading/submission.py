@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -41,20 +40,6 @@ def find_submissions(paths: Iterable[Path]) -> list[tuple[Path, str]]:
         else:
             found.append((path, ""))
     return found
-
-
-def learner_id(path: Path, folder: str, notebook: str | None) -> str:
-    """Who handed ``path`` in: the folder it was collected in (``class/alice/06_sharding.ipynb``:
-    ``alice``), else its file name without the course notebook's (``alice_06_sharding.ipynb``,
-    ``06_sharding-alice.ipynb``: ``alice``), else the whole file name."""
-    if folder:
-        return folder
-    stem = path.stem
-    if notebook and notebook in stem:
-        rest = re.sub(r"[\s_.()-]+", " ", stem.replace(notebook, " ")).strip()
-        if rest:
-            return rest.replace(" ", "_")
-    return stem
 
 
 def read_submission(path: Path) -> tuple[NotebookNode | None, str]:

@@ -208,6 +208,12 @@ TAUGHT_ENVIRONMENT: dict[str, frozenset[str]] = {"01.4": frozenset({"jax.enable_
 #: came from: the answer's own import or the notebook's (``os`` is imported by every notebook).
 MODULE_RULES: dict[str, ModuleRule] = {
     "string": ModuleRule("reads attributes by name", blocked=frozenset({"Formatter"})),
+    # Whether a value is being traced: with it an answer computes one way when a learner calls it
+    # and another when the check traces it (issue 38's second class).
+    "jax.core": ModuleRule(
+        "tells your function whether JAX is tracing it; compute the same way either way",
+        blocked=frozenset({"Tracer", "is_concrete", "concrete_or_error", "trace_ctx"}),
+    ),
     "numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "numpy.lib.format": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "jax.numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),

@@ -56,6 +56,8 @@ def largest_array_made(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tup
             if isinstance(arg, tuple | list):
                 for item in arg[:64]:
                     made.saw(item)
+        if before is not None:  # a watch already in place goes on
+            before(frame, event, arg)
 
     sys.setprofile(watch)
     try:
@@ -83,6 +85,8 @@ def calls_counted(
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "call" and frame.f_code in codes:
             counted[codes[frame.f_code]] += 1
+        if before is not None:  # a watch already in place goes on
+            before(frame, event, arg)
 
     sys.setprofile(watch)
     try:

@@ -32,6 +32,7 @@ import numpy as np
 from ..compiled.jaxpr_inspect import Program, trace_program
 from ..contract import CheckRecord, Status, checks_raise, log_check
 from .off_limits import OffLimits, reached_problem, watching
+from .traced_numpy import SWITCHES, watching_numpy_on_traced
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
@@ -339,12 +340,15 @@ def _traced_call(
     (:class:`_Untraceable`), unless it is still the stub.
     """
     try:
-        program = trace_program(answer, args, kwargs)
+        with watching_numpy_on_traced() as asked:
+            program = trace_program(answer, args, kwargs)
     except (NotImplementedError, NotSolvedYet) as err:
         raise _StillStub("Fill in the body of the function.") from err
     except Exception as err:  # a NumPy detour, a stub's `...`, a non-array result
         _call(answer, args, kwargs)  # a stub says so here
         raise _Untraceable(untraceable(err)) from err
+    if asked:  # NumPy tried on the traced values, the error caught, JAX taken instead
+        raise _Untraceable(SWITCHES)
     return program.run(*args, **kwargs), program
 
 

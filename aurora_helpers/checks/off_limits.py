@@ -63,6 +63,8 @@ def watching(off_limits: OffLimits) -> Iterator[list[str]]:
             name = getattr(arg, "__name__", None)
             if name in names and name not in reached:
                 reached.append(name)
+        if before is not None:  # a watch already in place goes on
+            before(frame, event, arg)
 
     before = sys.getprofile()
     sys.setprofile(watch)

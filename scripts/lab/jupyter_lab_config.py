@@ -1,6 +1,6 @@
 """JupyterLab as `make lab` starts it for learners: one file per notebook, the course's kernel, no
 pop-ups. (The Makefile points JUPYTER_PATH at the course's kernel, registered by `aurora kernel
-install` under the name the notebooks ask for, python3, so they start on it.)"""
+install` under the name the notebooks ask for, aurora, so they start on it.)"""
 
 from pathlib import Path
 
