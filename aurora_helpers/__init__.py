@@ -61,11 +61,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "compiled.topologies": ("INTERCONNECTS", "TOPOLOGIES"),
     # perf/: measuring.
+    "perf.memory_profile": ("read_memory_profile",),
     "perf.peaks": ("PEAKS", "peak_for"),
     "perf.profiles": ("TraceEvent", "draw_trace", "op_dependencies", "read_trace"),
     "perf.roofline": ("measure_roofline",),
     "perf.state_sizes": ("folder_bytes", "state_bytes"),
     "perf.throughput": ("measure_machine",),
+    "perf.throughput.caches": ("read_caches",),
     "perf.timing": ("benchmark", "dispatch_timeline", "format_seconds", "timing_mistakes"),
     # pictures/.
     "pictures.layout": ("draw_layout_costs",),
@@ -79,6 +81,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "program_path",
         "sbatch_script",
         "slurm_config",
+        "slurm_gpu_task_env",
         "srun_command",
         "tour_reference",
     ),

@@ -18,7 +18,8 @@ def test_program_path_finds_the_programs_and_names_them_when_asked_for_another()
     assert ah.program_path("multihost_tour").name == "multihost_tour.py"
     assert ah.program_path("diverge.py").is_file()
     with pytest.raises(
-        FileNotFoundError, match=r"\['diverge', 'mpi4jax_allreduce', 'multihost_tour'\]"
+        FileNotFoundError,
+        match=r"\['diverge', 'mpi4jax_allreduce', 'multihost_tour', 'slurm_gpu_probe'\]",
     ):
         ah.program_path("nonsense")
     with pytest.raises(FileNotFoundError):
@@ -45,6 +46,47 @@ def test_mpirun_command_keeps_open_mpi_on_loopback_and_forwards_variables():
     assert "-x A -x B" in text
     plain = ah.mpirun_command("tour.py", 2, loopback=False)
     assert plain == ["mpirun", "-np", "2", "python", "tour.py"]
+
+
+def test_srun_gpu_recipe_asks_for_gpus_per_node_without_per_task_binding():
+    line = ah.srun_command("train.py", 8, gpus_per_node=4)
+    assert "--ntasks-per-node=4" in line and "--gpus-per-node=4" in line
+    assert not any("gpus-per-task" in part for part in line)
+
+
+def test_slurm_gpu_task_env_is_what_jax_derives_local_device_ids_from():
+    from unittest import mock
+
+    from jax._src.clusters import ClusterEnv
+
+    def derived(rank, binding, ids=None):
+        env = ah.slurm_gpu_task_env(rank, gpus_per_node=4, nodes=2, binding=binding)
+        with mock.patch.dict("os.environ", env, clear=True):
+            *_, got = ClusterEnv.auto_detect_unset_distributed_params(
+                None, None, None, ids, None, None
+            )
+        return list(got), len(env["CUDA_VISIBLE_DEVICES"].split(","))
+
+    for rank in range(8):
+        ids, seen = derived(rank, "per-node")
+        assert ids == [rank % 4] and seen == 4  # GPU i of the 4 the task sees
+        ids, seen = derived(rank, "per-task")
+        assert ids == [rank % 4] and seen == 1  # invalid for local ids >= 1
+        assert derived(rank, "per-task", [0]) == ([0], 1)
+    env = ah.slurm_gpu_task_env(5, gpus_per_node=4, nodes=2, binding="per-node")
+    assert env["SLURM_STEP_NODELIST"] == "gpu[001-002]" and env["SLURM_NODEID"] == "1"
+    with pytest.raises(ValueError, match="binding"):
+        ah.slurm_gpu_task_env(0, gpus_per_node=4, nodes=1, binding="per-gpu")
+
+
+def test_local_cluster_checks_heartbeat_timeout():
+    with pytest.raises(TypeError, match="whole number"):
+        ah.LocalCluster(heartbeat_timeout=1.5)
+    with pytest.raises(ValueError, match="at least 1"):
+        ah.LocalCluster(heartbeat_timeout=0)
+    with pytest.raises(ValueError, match="imitate"):
+        ah.LocalCluster(imitate="slurm", heartbeat_timeout=2)
+    assert ah.LocalCluster(heartbeat_timeout=3).heartbeat_timeout == 3
 
 
 def test_srun_and_sbatch_run_one_step_of_n_tasks():

@@ -203,9 +203,8 @@ def _start(spec: dict[str, Any], rank: int) -> None:
         process_id=rank,
         coordinator_bind_address=address,  # loopback only, never all interfaces
         initialization_timeout=spec["init_timeout"],
-        heartbeat_timeout_seconds=(
-            RECOVERABLE_HEARTBEAT_TIMEOUT if spec.get("recoverable") else LOCAL_HEARTBEAT_TIMEOUT
-        ),
+        heartbeat_timeout_seconds=spec.get("heartbeat_timeout")
+        or (RECOVERABLE_HEARTBEAT_TIMEOUT if spec.get("recoverable") else LOCAL_HEARTBEAT_TIMEOUT),
         shutdown_timeout_seconds=LOCAL_SHUTDOWN_TIMEOUT,
         cluster_detection_method="deactivate",  # the arguments above are the whole truth
     )

@@ -101,6 +101,10 @@ class LocalCluster:
             which ranks died returns a :class:`ClusterRun` whose ``died`` maps them to their exit
             codes (their results are None), and :meth:`close` shuts the survivors down with rank
             0 last. A rank that raises still stops every rank. Not with ``imitate``.
+        heartbeat_timeout: whole seconds without heartbeats after which JAX's coordinator
+            declares a process dead (``heartbeat_timeout_seconds``; JAX's default 100). ``None``:
+            20 s (1 s on a recoverable cluster). Not with ``imitate``, whose programs join by
+            themselves.
     """
 
     def __init__(
@@ -113,6 +117,7 @@ class LocalCluster:
         imitate: str | None = None,
         env: Mapping[str, str] | None = None,
         recoverable: bool = False,
+        heartbeat_timeout: int | None = None,
     ) -> None:
         if os.name != "posix":
             raise ClusterStartError(
@@ -131,6 +136,20 @@ class LocalCluster:
                 "imitate the program joins by itself: use one or the other"
             )
         self.recoverable = bool(recoverable)
+        if heartbeat_timeout is not None:
+            if isinstance(heartbeat_timeout, bool) or not isinstance(heartbeat_timeout, int):
+                raise TypeError(
+                    f"heartbeat_timeout must be a whole number of seconds, got "
+                    f"{heartbeat_timeout!r}"
+                )
+            if heartbeat_timeout < 1:
+                raise ValueError(f"heartbeat_timeout must be at least 1, got {heartbeat_timeout}")
+            if imitate is not None:
+                raise ValueError(
+                    "with imitate the program joins by itself and chooses its own "
+                    "heartbeat_timeout_seconds: leave heartbeat_timeout out"
+                )
+        self.heartbeat_timeout = heartbeat_timeout
         env = dict(env or {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
             raise TypeError("env must map strings to strings")
@@ -205,6 +224,7 @@ class LocalCluster:
             "sys_path": [os.path.abspath(p or os.curdir) for p in sys.path],
             "strict": strict_mode(),  # deprecations in programs are errors, as in notebooks
             "recoverable": self.recoverable,
+            "heartbeat_timeout": self.heartbeat_timeout,
         }
         (run_dir / "spec.json").write_text(json.dumps(spec))
         try:
@@ -481,6 +501,7 @@ def run_cluster(
     env: Mapping[str, str] | None = None,
     rank_args: Sequence[Sequence[Any]] | None = None,
     recoverable: bool = False,
+    heartbeat_timeout: int | None = None,
 ) -> ClusterRun:
     """Start a :class:`LocalCluster`, run ``program`` once on every process, shut it down.
 
@@ -494,6 +515,7 @@ def run_cluster(
         imitate=imitate,
         env=env,
         recoverable=recoverable,
+        heartbeat_timeout=heartbeat_timeout,
     )
     with cluster:
         return cluster.run(program, args, kwargs, rank_args=rank_args)

@@ -6,7 +6,9 @@ Notebook 08, the local cluster tests and ``make test-launchers`` run the same fi
 * ``multihost_tour.py``: a global array from process-local data, a ``psum`` over every process,
   ``process_allgather`` and ``broadcast_one_to_all``, each checked against ``reference()``;
 * ``diverge.py``: only rank 0 runs a jitted collective, so the job hangs (the rule it breaks:
-  every process runs the same computations and collectives in the same order).
+  every process runs the same computations and collectives in the same order);
+* ``slurm_gpu_probe.py``: which GPU ids ``jax.distributed.initialize()`` derives for a SLURM
+  task under each way of binding GPUs (``make test-launchers``; see :func:`slurm_gpu_task_env`).
 
 The functions below build the exact ``mpirun``/``srun`` command lines, the ``sbatch`` script and
 the one-node ``slurm.conf`` that ``make test-launchers`` runs, so the notebook can show them as
@@ -85,9 +87,17 @@ def srun_command(
     *,
     python: str = "python",
     output_dir: str | None = None,
+    gpus_per_node: int | None = None,
 ) -> list[str]:
-    """``srun -n N python program``: one job step, every task the same program."""
+    """``srun -n N python program``: one job step, every task the same program.
+
+    ``gpus_per_node=G``: the GPU recipe JAX's SLURM detection expects: ``G`` tasks per node, each
+    seeing all ``G`` GPUs of its node (no per-task binding); JAX then gives the task with local
+    id ``i`` GPU ``i`` (``local_device_ids=[SLURM_LOCALID]``).
+    """
     command = ["srun", "-n", str(processes), "--kill-on-bad-exit=1"]
+    if gpus_per_node is not None:
+        command += [f"--ntasks-per-node={gpus_per_node}", f"--gpus-per-node={gpus_per_node}"]
     if output_dir is not None:  # %t: the task's rank
         command += [f"--output={output_dir}/srun-%t.out", f"--error={output_dir}/srun-%t.err"]
     return [*command, python, os.fspath(program)]
@@ -163,3 +173,41 @@ SlurmdParameters=config_overrides
 NodeName=localhost NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
 PartitionName=aurora Nodes=localhost Default=YES MaxTime=10 State=UP
 """
+
+
+#: How a SLURM job step can show a node's GPUs to its tasks (see :func:`slurm_gpu_task_env`).
+GPU_BINDINGS = ("per-node", "per-task")
+
+
+def slurm_gpu_task_env(
+    rank: int, *, gpus_per_node: int, nodes: int, binding: str, job_id: int = 4242
+) -> dict[str, str]:
+    """The variables SLURM gives task ``rank`` of a GPU job step, one task per GPU.
+
+    ``nodes`` nodes named ``gpu[001-...]``, ``gpus_per_node`` tasks on each (block
+    distribution: task ``rank`` runs on node ``rank // gpus_per_node`` with local id
+    ``rank % gpus_per_node``). ``binding`` is how the step asked for GPUs:
+
+    * ``"per-node"``: ``--ntasks-per-node=G --gpus-per-node=G`` (or ``--gres=gpu:G``), no
+      per-task binding: every task sees all ``G`` GPUs of its node, ``CUDA_VISIBLE_DEVICES``
+      ``0,...,G-1``;
+    * ``"per-task"``: ``--gpus-per-task=1``: each task sees only the one GPU bound to it
+      (``CUDA_VISIBLE_DEVICES`` its index, which CUDA numbers 0 inside the task; with device
+      cgroups SLURM writes ``0`` directly).
+
+    Only the variables JAX's SLURM detection and CUDA read; no GPU is needed to compute them.
+    """
+    if binding not in GPU_BINDINGS:
+        raise ValueError(f"binding must be one of {GPU_BINDINGS}, got {binding!r}")
+    local_id = rank % gpus_per_node
+    visible = local_id if binding == "per-task" else ",".join(map(str, range(gpus_per_node)))
+    return {
+        "SLURM_JOB_ID": str(job_id),
+        "SLURM_STEP_NODELIST": f"gpu[001-{nodes:03d}]" if nodes > 1 else "gpu001",
+        "SLURM_STEP_NUM_NODES": str(nodes),
+        "SLURM_NTASKS": str(nodes * gpus_per_node),
+        "SLURM_PROCID": str(rank),
+        "SLURM_LOCALID": str(local_id),
+        "SLURM_NODEID": str(rank // gpus_per_node),
+        "CUDA_VISIBLE_DEVICES": str(visible),
+    }

@@ -24,12 +24,15 @@ class Peak:
     memory_gbps: float | None
     """Device memory (HBM/GDDR) bandwidth, GB/s."""
     float32_tflops: float | None
-    """float32 matmul peak without TF32 or bf16 passes, TFLOP/s."""
+    """float32 matmul peak without TF32 or bf16 passes (``precision="highest"``), TFLOP/s."""
     bfloat16_tflops: float | None
     """Dense bfloat16 matmul peak, TFLOP/s."""
     host_link_gbps: float | None
     """Host <-> device link, GB/s per direction."""
     source: str
+    tf32_tflops: float | None = None
+    """Dense TF32 Tensor Core peak, TFLOP/s: what a float32 matmul at JAX's default precision
+    runs at on NVIDIA GPUs from Ampere on (None where the chip has no TF32)."""
 
     def matches(self, device_kind: str) -> bool:
         return re.search(self.pattern, device_kind, re.IGNORECASE) is not None
@@ -38,19 +41,36 @@ class Peak:
 # Order matters: the first pattern that matches wins, so specific variants come before general ones.
 PEAKS: tuple[Peak, ...] = (
     # NVIDIA H100 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/h100): H100 NVL column.
-    # FP32 60 TFLOPS; BF16 Tensor 1,671 TFLOPS with sparsity -> 835.5 dense; 3.9 TB/s HBM3;
+    # FP32 60 TFLOPS; TF32 Tensor 835 with sparsity -> 417.5 dense;
+    # BF16 Tensor 1,671 TFLOPS with sparsity -> 835.5 dense; 3.9 TB/s HBM3;
     # PCIe Gen5 128 GB/s (both directions) -> 64 GB/s each way.
-    Peak("NVIDIA H100 NVL", r"H100.*NVL", 3900, 60, 835.5, 64, "NVIDIA H100 datasheet, H100 NVL"),
-    # Same datasheet, H100 PCIe column: FP32 51 TFLOPS; BF16 1,513 sparse -> 756.5 dense;
+    Peak(
+        "NVIDIA H100 NVL",
+        r"H100.*NVL",
+        3900,
+        60,
+        835.5,
+        64,
+        "NVIDIA H100 datasheet, H100 NVL",
+        417.5,
+    ),
+    # Same datasheet, H100 PCIe column: FP32 51 TFLOPS; TF32 756 sparse -> 378 dense; BF16 1,513 sparse -> 756.5 dense;
     # 2.0 TB/s HBM2e; PCIe Gen5 128 GB/s -> 64 GB/s each way.
     Peak(
-        "NVIDIA H100 PCIe", r"H100.*PCIe", 2000, 51, 756.5, 64, "NVIDIA H100 datasheet, H100 PCIe"
+        "NVIDIA H100 PCIe",
+        r"H100.*PCIe",
+        2000,
+        51,
+        756.5,
+        64,
+        "NVIDIA H100 datasheet, H100 PCIe",
+        378,
     ),
-    # Same datasheet, H100 SXM column: FP32 67 TFLOPS; BF16 1,979 sparse -> 989.5 dense;
+    # Same datasheet, H100 SXM column: FP32 67 TFLOPS; TF32 989 sparse -> 494.5 dense; BF16 1,979 sparse -> 989.5 dense;
     # 3.35 TB/s HBM3; PCIe Gen5 128 GB/s -> 64 GB/s each way. JAX reports "NVIDIA H100 80GB HBM3".
-    Peak("NVIDIA H100 SXM", r"H100", 3350, 67, 989.5, 64, "NVIDIA H100 datasheet, H100 SXM"),
+    Peak("NVIDIA H100 SXM", r"H100", 3350, 67, 989.5, 64, "NVIDIA H100 datasheet, H100 SXM", 494.5),
     # NVIDIA H200 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/h200): H200 NVL column.
-    # FP32 60 TFLOPS; BF16 1,671 sparse -> 835.5 dense; 4.8 TB/s HBM3e; PCIe Gen5 -> 64 GB/s.
+    # FP32 60 TFLOPS; TF32 835 sparse -> 417.5; BF16 1,671 sparse -> 835.5 dense; 4.8 TB/s HBM3e; PCIe Gen5 -> 64 GB/s.
     Peak(
         "NVIDIA H200 NVL",
         r"(?<!G)H200.*NVL",
@@ -59,12 +79,22 @@ PEAKS: tuple[Peak, ...] = (
         835.5,
         64,
         "NVIDIA H200 datasheet, H200 NVL",
+        417.5,
     ),
-    # Same datasheet, H200 SXM column: FP32 67 TFLOPS; BF16 1,979 sparse -> 989.5 dense;
+    # Same datasheet, H200 SXM column: FP32 67 TFLOPS; TF32 989 sparse -> 494.5; BF16 1,979 sparse -> 989.5 dense;
     # 4.8 TB/s HBM3e; PCIe Gen5 -> 64 GB/s each way. (GH200 superchips differ: not listed.)
-    Peak("NVIDIA H200 SXM", r"(?<!G)H200", 4800, 67, 989.5, 64, "NVIDIA H200 datasheet, H200 SXM"),
+    Peak(
+        "NVIDIA H200 SXM",
+        r"(?<!G)H200",
+        4800,
+        67,
+        989.5,
+        64,
+        "NVIDIA H200 datasheet, H200 SXM",
+        494.5,
+    ),
     # NVIDIA A100 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/a100): A100 80GB PCIe.
-    # FP32 19.5 TFLOPS; BF16 Tensor 312 TFLOPS dense; 1,935 GB/s HBM2e; PCIe Gen4 64 GB/s -> 32.
+    # FP32 19.5 TFLOPS; TF32 Tensor 156 TFLOPS dense; BF16 Tensor 312 TFLOPS dense; 1,935 GB/s HBM2e; PCIe Gen4 64 GB/s -> 32.
     Peak(
         "NVIDIA A100 80GB PCIe",
         r"A100.*(80GB.*PCIe|PCIe.*80GB)",
@@ -73,6 +103,7 @@ PEAKS: tuple[Peak, ...] = (
         312,
         32,
         "NVIDIA A100 datasheet, A100 80GB PCIe",
+        156,
     ),
     # Same datasheet, A100 80GB SXM: 2,039 GB/s HBM2e; other figures as above.
     Peak(
@@ -83,12 +114,14 @@ PEAKS: tuple[Peak, ...] = (
         312,
         32,
         "NVIDIA A100 datasheet, A100 80GB SXM",
+        156,
     ),
     # Same datasheet, A100 40GB (PCIe and SXM): 1,555 GB/s HBM2; other figures as above.
-    Peak("NVIDIA A100 40GB", r"A100", 1555, 19.5, 312, 32, "NVIDIA A100 datasheet, A100 40GB"),
+    Peak("NVIDIA A100 40GB", r"A100", 1555, 19.5, 312, 32, "NVIDIA A100 datasheet, A100 40GB", 156),
     # NVIDIA L4 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/l4): FP32 30.3 TFLOPS;
+    # TF32 Tensor 120 TFLOPS with sparsity -> 60 dense;
     # BF16 Tensor 242 TFLOPS with sparsity -> 121 dense; 300 GB/s GDDR6; PCIe Gen4 x16 64 GB/s -> 32.
-    Peak("NVIDIA L4", r"\bL4\b", 300, 30.3, 121, 32, "NVIDIA L4 datasheet"),
+    Peak("NVIDIA L4", r"\bL4\b", 300, 30.3, 121, 32, "NVIDIA L4 datasheet", 60),
     # NVIDIA T4 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/tesla-t4): FP32 8.1 TFLOPS;
     # 320 GB/s GDDR6; PCIe Gen3 x16 32 GB/s -> 16. Turing Tensor Cores have no bfloat16: no bf16 peak.
     Peak("NVIDIA T4", r"\bT4\b", 320, 8.1, None, 16, "NVIDIA T4 datasheet"),

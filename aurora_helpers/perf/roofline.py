@@ -179,21 +179,34 @@ class Roofline:
         return fig
 
 
+def elementwise_size() -> int:
+    """Elements of each vector of the elementwise operations: a power of two whose float32 bytes
+    are at least twice the CPU's last-level cache, so that every operand comes from memory and
+    the operations are measured against memory's bandwidth, not a cache's."""
+    from .throughput.caches import last_level_bytes, read_caches
+
+    target = 2 * last_level_bytes(read_caches()) // 4
+    return 1 << (target - 1).bit_length()
+
+
 def roofline_ops(
-    n: int = 1 << 20, matmul_sizes: Sequence[int] = (32, 128, 512)
+    n: int | None = None, matmul_sizes: Sequence[int] = (32, 128, 512)
 ) -> list[RooflineOp]:
     """float32 operations spanning low to high intensity, with FLOPs and bytes counted by hand.
 
-    Bytes count each input read once and each output written once (4 bytes per float32).
+    Bytes count each input read once and each output written once (4 bytes per float32). ``n``:
+    the elementwise operations' vector length, by default :func:`elementwise_size` (past the
+    last-level cache).
     """
     import jax
     import jax.numpy as jnp
     import numpy as np
 
+    n = elementwise_size() if n is None else n
     positive_int("n", n)
     rng = np.random.default_rng(0)  # NumPy makes the data: no compilation per shape
-    x = jnp.asarray(rng.standard_normal(n, dtype=np.float32))
-    y = jnp.asarray(rng.standard_normal(n, dtype=np.float32))
+    x = jnp.asarray(rng.random(n, dtype=np.float32) - 0.5)
+    y = jnp.asarray(rng.random(n, dtype=np.float32) - 0.5)
 
     def poly(v: jax.Array) -> jax.Array:
         # Horner's rule, degree 32: one multiply and one add per degree, per element.

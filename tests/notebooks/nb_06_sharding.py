@@ -27,6 +27,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    names = tuple(mesh.axis_names)\n"
             "    return P(None, ('data', 'model'))"
         ),
+        "the right spec, inside a mesh made current by the answer": (
+            "def column_strips(mesh):\n    with jax.set_mesh(mesh):\n        return P(None, tuple(mesh.axis_names))"
+        ),
     },
     "06.2": {
         "hard-coded spec of the example": (
@@ -43,6 +46,9 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def weight_spec(x_spec, out_spec):\n"
             "    lined_up = P(x_spec[1], out_spec[1])\n"
             "    return P(None, out_spec[1])"
+        ),
+        "the lined-up spec, after switching the partitioner": (
+            "def weight_spec(x_spec, out_spec):\n    jax.config.update('jax_use_shardy_partitioner', False)\n    return P(x_spec[1], out_spec[1])"
         ),
     },
     "06.3": {
@@ -72,6 +78,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "def project(h, w):\n"
             "    jnp.matmul(h, w, out_sharding=P('data', 'model'))\n"
             "    return jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))"
+        ),
+        "the taught product times zero, plus a gathered product": (
+            "def project(h, w):\n    taught = jnp.matmul(h, w, out_sharding=P('data', 'model'))\n    gathered = jax.reshard(h, P('data', None)) @ jax.reshard(w, P(None, 'model'))\n    return gathered + 0 * taught"
+        ),
+        "the product made by a host callback": (
+            "def project(h, w):\n    shape = jax.ShapeDtypeStruct((h.shape[0], w.shape[1]), h.dtype)\n    product = jax.pure_callback(lambda a, b: np.asarray(a) @ np.asarray(b), shape,\n                                jax.reshard(h, P()), jax.reshard(w, P()))\n    return jax.reshard(product, P('data', 'model'))"
+        ),
+        "the right call, inside a mesh the answer makes current": (
+            "def project(h, w):\n    with jax.set_mesh(mesh):\n        return jnp.matmul(h, w, out_sharding=P('data', 'model'))"
         ),
     },
     "06.4": {
@@ -122,6 +137,13 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return made[shape][index].copy()\n"
             "    return jax.make_array_from_callback(shape, sharding, block)"
         ),
+        "the whole built with jnp on a device in every callback, its block sliced out": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i, j = jnp.indices(shape)\n"
+            "        return (1000 * i + j).astype(jnp.int32)[index]\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
         "the whole made again in every callback": (
             "def coordinates(shape, sharding):\n"
             "    def block(index):\n"
@@ -151,6 +173,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    i, j = np.indices(shape)\n"
             "    return jax.device_put((1000 * i + j).astype(np.int32), sharding)"
         ),
+        "make_array_from_callback times zero, plus the whole placed": (
+            "def coordinates(shape, sharding):\n    def block(index):\n        r0, r1, _ = index[0].indices(shape[0])\n        c0, c1, _ = index[1].indices(shape[1])\n        i, j = np.mgrid[r0:r1, c0:c1]\n        return (1000 * i + j).astype(np.int32)\n    built = jax.make_array_from_callback(shape, sharding, block)\n    i, j = np.indices(shape)\n    return jax.device_put((1000 * i + j).astype(np.int32), sharding) + 0 * built"
+        ),
+        "blocks built inside a device the answer chose": (
+            "def coordinates(shape, sharding):\n    def block(index):\n        r0, r1, _ = index[0].indices(shape[0])\n        c0, c1, _ = index[1].indices(shape[1])\n        i, j = np.mgrid[r0:r1, c0:c1]\n        return (1000 * i + j).astype(np.int32)\n    with jax.default_device(jax.devices()[0]):\n        return jax.make_array_from_callback(shape, sharding, block)"
+        ),
     },
 }
 
@@ -165,6 +193,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check's helpers return block bounds and device ids, never a "
         "PartitionSpec, so nothing of the check's can be returned in place of the answer",
         "idle": "the mesh's names read, then a fixed spec returned",
+        "times zero": "n/a: the answer is a PartitionSpec: there is no computed value whose taught operation could be multiplied by zero",
+        "switches when traced": "n/a: the answer returns a PartitionSpec and is never traced; the check places data with it itself",
+        "split across calls": "n/a: there is no per-call bound: each case is one call that returns one spec",
+        "unwatched": "n/a: the answer does no work that a budget could miss: the check places the data and compiles the program with the returned spec",
+        "host inside": "n/a: the answer returns a PartitionSpec; no device construct runs that the host could take work into",
+        "environment": "the right spec, inside a mesh made current by the answer",
     },
     "06.2": {
         "hard-coded": "hard-coded spec of the example",
@@ -176,6 +210,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check holds no spec of its own; it compares measured collectives "
         "and the weight's block shape with counts, so it has no answer an answer could call",
         "idle": "the lined-up spec worked out, then not returned",
+        "times zero": "n/a: the answer is a PartitionSpec: there is no computed value whose taught operation could be multiplied by zero",
+        "switches when traced": "n/a: the answer returns a PartitionSpec and is never traced; the check places data with it itself",
+        "split across calls": "n/a: there is no per-call bound: each case is one call that returns one spec",
+        "unwatched": "n/a: the answer does no work that a budget could miss: the check places the data and compiles the program with the returned spec",
+        "host inside": "n/a: the answer returns a PartitionSpec; no device construct runs that the host could take work into",
+        "environment": "the lined-up spec, after switching the partitioner",
     },
     "06.3": {
         "hard-coded": "hard-coded product",
@@ -185,6 +225,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "NumPy product placed afterwards",
         "reference": "the check's project_inputs product returned",
         "idle": "the partial-sum product computed and dropped, gathers used",
+        "times zero": "the taught product times zero, plus a gathered product",
+        "switches when traced": "n/a: the check traces the answer and takes every value from that one program (ah.uses reads it), so a branch for concrete values never runs",
+        "split across calls": "n/a: there is no per-call bound: the budget is every collective of the compiled program, counted whole for each input tried",
+        "unwatched": "n/a: the budget is the compiled program for every input tried; the only other place for the work is the host, through a callback, which is refused (host inside)",
+        "host inside": "the product made by a host callback",
+        "environment": "the right call, inside a mesh the answer makes current",
     },
     "06.4": {
         "hard-coded": "hard-coded array of the example",
@@ -194,5 +240,27 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "NumPy-built coordinates, a .copy() of each slice",
         "reference": "the check's coordinates_reference, its blocks copied out",
         "idle": "make_array_from_callback called, its result unused",
+        "times zero": "make_array_from_callback times zero, plus the whole placed",
+        "switches when traced": "n/a: make_array_from_callback builds concrete arrays and is never traced: the values and the route checks come from the same eager calls",
+        "split across calls": "n/a: the budget is the whole array itself: a callback holding half of it fails, however the work is divided among the calls",
+        "unwatched": "the whole built with jnp on a device in every callback, its block sliced out",
+        "host inside": "n/a: the callback is the taught construct and runs on the host by design: building each block on the host is the lesson",
+        "environment": "blocks built inside a device the answer chose",
+    },
+}
+
+
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "06.1": {
+        "PartitionSpec spelled out, from its own import": "from jax.sharding import PartitionSpec\n\n\ndef column_strips(mesh):\n    every_axis = tuple(mesh.axis_names)\n    return PartitionSpec(None, every_axis)",
+    },
+    "06.2": {
+        "PartitionSpec spelled out, the entries named": "from jax.sharding import PartitionSpec\n\n\ndef weight_spec(x_spec, out_spec):\n    contracted, columns = x_spec[1], out_spec[1]\n    return PartitionSpec(contracted, columns)",
+    },
+    "06.3": {
+        "PartitionSpec spelled out, jnp.dot, a trial print": "from jax.sharding import PartitionSpec\n\n\ndef project(h, w):\n    out = jnp.matmul(h, w, out_sharding=PartitionSpec('data', 'model'))\n    print('product type:', jax.typeof(out))\n    return out",
+    },
+    "06.4": {
+        "np.arange outer sum in a helper": "def block_values(rows, cols):\n    return (1000 * rows[:, None] + cols[None, :]).astype(np.int32)\n\n\ndef coordinates(shape, sharding):\n    def block(index):\n        rows = np.arange(shape[0])[index[0]]\n        cols = np.arange(shape[1])[index[1]]\n        return block_values(rows, cols)\n\n    return jax.make_array_from_callback(shape, sharding, block)",
     },
 }

@@ -56,6 +56,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    total = jax.lax.psum(block, 'i').sum(axis=0)\n"
             "    return total / (block.shape[0] * jax.lax.axis_size('i'))"
         ),
+        "the psum times zero beside a gathered mean": (
+            "def local_column_means(block):\n    gathered = jax.lax.all_gather(block, 'i', tiled=True).mean(axis=0)\n    return gathered + 0 * jax.lax.psum(block.sum(axis=0), 'i')"
+        ),
+        "each block's sum made by a host callback": (
+            "def local_column_means(block):\n    shape = jax.ShapeDtypeStruct(block.shape[1:], block.dtype)\n    local = jax.pure_callback(lambda b: np.asarray(b).sum(axis=0), shape, block)\n    return jax.lax.psum(local, 'i') / (block.shape[0] * jax.lax.axis_size('i'))"
+        ),
+        "the right program, in 64-bit mode switched on by the answer": (
+            "def local_column_means(block):\n    with jax.enable_x64(True):\n        total_rows = block.shape[0] * jax.lax.axis_size('i')\n        return jax.lax.psum(block.sum(axis=0), 'i') / total_rows"
+        ),
     },
     "07.2": {
         "hard-coded result for x": (
@@ -104,6 +113,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), mesh=ring,\n"
             "                  in_specs=P('i'), out_specs=P('i'))(a)\n"
             "    return jnp.roll(a, -(a.shape[0] // n), axis=0)"
+        ),
+        "the ppermute times zero beside a gathered roll": (
+            "def shift_left(a):\n    size = ring.shape['i']\n    pairs = [(k, (k - 1) % size) for k in range(size)]\n\n    def body(b):\n        whole = jax.lax.all_gather(b, 'i', tiled=True)\n        rolled = jnp.roll(whole, -b.shape[0], axis=0)\n        mine = jax.lax.dynamic_slice_in_dim(rolled, jax.lax.axis_index('i') * b.shape[0], b.shape[0])\n        return mine + 0 * jax.lax.ppermute(b, 'i', pairs)\n\n    return jax.shard_map(body, mesh=ring, in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "each block copied by a host callback before the ppermute": (
+            "def shift_left(a):\n    size = ring.shape['i']\n    pairs = [(k, (k - 1) % size) for k in range(size)]\n\n    def body(b):\n        copy = jax.pure_callback(lambda v: np.asarray(v), jax.ShapeDtypeStruct(b.shape, b.dtype), b)\n        return jax.lax.ppermute(copy, 'i', pairs)\n\n    return jax.shard_map(body, mesh=ring, in_specs=P('i'), out_specs=P('i'))(a)"
+        ),
+        "the right program, inside a mesh the answer makes current": (
+            "def shift_left(a):\n    size = ring.shape['i']\n    pairs = [(k, (k - 1) % size) for k in range(size)]\n    with jax.set_mesh(ring):\n        return jax.shard_map(lambda b: jax.lax.ppermute(b, 'i', pairs), in_specs=P('i'), out_specs=P('i'))(a)"
         ),
     },
     "07.3": {
@@ -167,6 +185,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    whole = NamedSharding(ring, P())\n"
             "    return jax.device_put(a, whole) @ jax.device_put(b, whole)"
         ),
+        "the psum times zero beside gathered operands": (
+            "def matmul_psum(a, b):\n    def body(a_blk, b_blk):\n        full = jax.lax.all_gather(a_blk, 'i', axis=1, tiled=True) @ jax.lax.all_gather(b_blk, 'i', axis=0, tiled=True)\n        return full + 0 * jax.lax.psum(a_blk @ b_blk, 'i')\n\n    return jax.shard_map(body, mesh=ring, in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
+        ),
+        "each partial product made by a host callback": (
+            "def matmul_psum(a, b):\n    def body(a_blk, b_blk):\n        shape = jax.ShapeDtypeStruct((a_blk.shape[0], b_blk.shape[1]), a_blk.dtype)\n        part = jax.pure_callback(lambda x, y: np.asarray(x) @ np.asarray(y), shape, a_blk, b_blk)\n        return jax.lax.psum(part, 'i')\n\n    return jax.shard_map(body, mesh=ring, in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
+        ),
+        "the right program, at the precision the answer sets": (
+            "def matmul_psum(a, b):\n    with jax.default_matmul_precision('float32'):\n        return jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n                             in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
+        ),
     },
 }
 
@@ -179,6 +206,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "psum over an all_gather of the whole matrix",
         "reference": "the check's expected values looked up by shape",
         "idle": "the global mean psummed inside shard_map",
+        "switches when traced": "n/a: the check's route reads the traced program (ah.uses) and every value comes from that same program, so a branch for concrete values never runs",
+        "split across calls": "n/a: there is no per-call bound: each case is one call, whose whole compiled program the check reads",
+        "unwatched": "n/a: all the work is in the one traced program the check reads; the host is the only other place, and host callbacks are refused (host inside)",
+        "times zero": "the psum times zero beside a gathered mean",
+        "host inside": "each block's sum made by a host callback",
+        "environment": "the right program, in 64-bit mode switched on by the answer",
     },
     "07.2": {
         "hard-coded": "hard-coded result for x",
@@ -188,6 +221,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "jnp.roll on a replicated copy, no ppermute",
         "reference": "the check's NumPy answer, computed on the host",
         "idle": "a ppermute thrown away beside jnp.roll",
+        "switches when traced": "n/a: the check's route reads the traced program (ah.uses) and every value comes from that same program, so a branch for concrete values never runs",
+        "split across calls": "n/a: there is no per-call bound: each case is one call, whose whole compiled program the check reads",
+        "unwatched": "n/a: all the work is in the one traced program the check reads; the host is the only other place, and host callbacks are refused (host inside)",
+        "times zero": "the ppermute times zero beside a gathered roll",
+        "host inside": "each block copied by a host callback before the ppermute",
+        "environment": "the right program, inside a mesh the answer makes current",
     },
     "07.3": {
         "hard-coded": "hard-coded product",
@@ -197,5 +236,27 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "both operands copied whole to every device, multiplied there",
         "reference": "the check's expected products looked up by shape",
         "idle": "a global matmul, a zero times a used shard_map added",
+        "switches when traced": "n/a: the check's route reads the traced program (ah.uses) and every value comes from that same program, so a branch for concrete values never runs",
+        "split across calls": "n/a: there is no per-call bound: each case is one call, whose whole compiled program the check reads",
+        "unwatched": "n/a: all the work is in the one traced program the check reads; the host is the only other place, and host callbacks are refused (host inside)",
+        "times zero": "the psum times zero beside gathered operands",
+        "host inside": "each partial product made by a host callback",
+        "environment": "the right program, at the precision the answer sets",
+    },
+}
+
+
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "07.1": {
+        "pmean of each block's mean": "def local_column_means(block):\n    return jax.lax.pmean(jnp.mean(block, axis=0), 'i')",
+    },
+    "07.2": {
+        "PartitionSpec spelled out, the pairs from a helper": "from jax.sharding import PartitionSpec\n\n\ndef to_the_left(size):\n    return [(k, (k - 1) % size) for k in range(size)]\n\n\ndef shift_left(a):\n    pairs = to_the_left(ring.shape['i'])\n    move = lambda b: jax.lax.ppermute(b, 'i', perm=pairs)\n    return jax.shard_map(move, mesh=ring, in_specs=PartitionSpec('i'), out_specs=PartitionSpec('i'))(a)",
+    },
+    "07.3": {
+        "jnp.dot and PartitionSpec spelled out, in two cells": (
+            "from jax.sharding import PartitionSpec\n\n\ndef partial_product(a_blk, b_blk):\n    return jax.lax.psum(jnp.dot(a_blk, b_blk), 'i')",
+            "def matmul_psum(a, b):\n    specs = (PartitionSpec(None, 'i'), PartitionSpec('i', None))\n    return jax.shard_map(partial_product, mesh=ring, in_specs=specs, out_specs=PartitionSpec())(a, b)",
+        ),
     },
 }

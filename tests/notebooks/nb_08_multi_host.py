@@ -85,8 +85,38 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "        return jax.numpy.sqrt(((x - mean) ** 2).sum(axis=0) / 32)\n"
             "    return jax.jit(spread, out_shardings=NamedSharding(mesh, P()))(data)"
         ),
+        "every row replicated on every device, then NumPy on the host copy": (
+            "def global_feature_stds(local_rows):\n"
+            "    import jax\n"
+            "    import numpy as np\n"
+            "    from jax.sharding import NamedSharding, PartitionSpec as P\n"
+            "    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n"
+            "    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n"
+            "    everywhere = jax.device_put(data, NamedSharding(mesh, P()))\n"
+            "    spread = np.asarray(everywhere.addressable_data(0)).std(axis=0)\n"
+            "    return jax.device_put(spread, NamedSharding(mesh, P()))"
+        ),
+        "the jitted spread times zero, plus a NumPy spread of gathered rows": (
+            "def global_feature_stds(local_rows):\n    import jax\n    from jax.experimental import multihost_utils\n    from jax.sharding import NamedSharding, PartitionSpec as P\n    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n    device = jax.jit(lambda x: x.std(axis=0), out_shardings=NamedSharding(mesh, P()))(data)\n    host = multihost_utils.process_allgather(local_rows, tiled=True).std(axis=0)\n    return device * 0 + host"
+        ),
+        "the right program, inside a mesh the answer makes current": (
+            "def global_feature_stds(local_rows):\n    import jax\n    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n    mesh = jax.make_mesh((jax.device_count(),), ('data',), axis_types=(AxisType.Explicit,))\n    with jax.set_mesh(mesh):\n        data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n        return jax.jit(lambda x: x.std(axis=0), out_shardings=NamedSharding(mesh, P()))(data)"
+        ),
     },
     "08.2": {
+        "one process_allgather per row, each within the per-call bound": (
+            "def uneven_mean(local_rows):\n"
+            "    import numpy as np\n"
+            "    from jax.experimental import multihost_utils\n"
+            "    counts = multihost_utils.process_allgather(np.int32(len(local_rows)))\n"
+            "    width = local_rows.shape[1]\n"
+            "    rows = []\n"
+            "    for i in range(int(counts.max())):\n"
+            "        mine = local_rows[i] if i < len(local_rows) else np.full(width, np.nan, np.float32)\n"
+            "        rows.append(multihost_utils.process_allgather(mine.astype(np.float32)))\n"
+            "    everything = np.concatenate(rows)\n"
+            "    return np.nanmean(everything, axis=0).astype(np.float32)"
+        ),
         "hard-coded zeros": (
             "def uneven_mean(local_rows):\n"
             "    import numpy as np\n"
@@ -143,6 +173,12 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    rows = multihost_utils.process_allgather(padded)\n"
             "    every = np.concatenate([r[:c] for r, c in zip(rows, counts)])\n"
             "    return every.mean(axis=0)"
+        ),
+        "the gathered totals times zero, plus this process's mean": (
+            "def uneven_mean(local_rows):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    packed = np.append(local_rows.sum(axis=0), len(local_rows)).astype(np.float32)\n    totals = multihost_utils.process_allgather(packed).sum(axis=0)\n    return 0 * totals[:-1] / totals[-1] + local_rows.mean(axis=0)"
+        ),
+        "the right gathers, in 64-bit mode switched on by the answer": (
+            "def uneven_mean(local_rows):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n    jax.config.update('jax_enable_x64', True)\n    counts = multihost_utils.process_allgather(np.float32(len(local_rows)))\n    sums = multihost_utils.process_allgather(local_rows.sum(axis=0).astype(np.float32))\n    return sums.sum(axis=0) / counts.sum()"
         ),
     },
     "08.3": {
@@ -211,6 +247,15 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    multihost_utils.assert_equal(order, 'disagree')\n"
             "    return order"
         ),
+        "rank 0's order broadcast one element per call": (
+            "def shared_order(my_seed, n):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    order = np.array([int(multihost_utils.broadcast_one_to_all(np.int32(v))) for v in mine], np.int32)\n    multihost_utils.assert_equal(order, 'the processes disagree on the order')\n    return order"
+        ),
+        "the broadcast order times zero, plus this process's own draw": (
+            "def shared_order(my_seed, n):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    order = np.asarray(multihost_utils.broadcast_one_to_all(mine))\n    multihost_utils.assert_equal(order, 'the processes disagree on the order')\n    return 0 * order + mine"
+        ),
+        "the right calls, with the default PRNG the answer switched": (
+            "def shared_order(my_seed, n):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n    jax.config.update('jax_default_prng_impl', 'rbg')\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    order = np.asarray(multihost_utils.broadcast_one_to_all(mine))\n    multihost_utils.assert_equal(order, 'the processes disagree on the order')\n    return order"
+        ),
     },
 }
 
@@ -223,6 +268,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "each host's moments in NumPy, only they made global",
         "reference": "the lesson's feature_means repeated (a mean, not a spread)",
         "idle": "rows shared through files behind an unwatched barrier",
+        "times zero": "the jitted spread times zero, plus a NumPy spread of gathered rows",
+        "switches when traced": "n/a: the answer runs eagerly in each process on NumPy data; nothing of it is traced, so there is no traced route to switch to",
+        "split across calls": "n/a: every call of process_allgather is refused in 08.1, one or many, and one device holding more rows than its process has fails however the copies are made",
+        "unwatched": "every row replicated on every device, then NumPy on the host copy",
+        "host inside": "n/a: the exercise is about process-level collectives on host values; there is no device construct for the host to take work into",
+        "environment": "the right program, inside a mesh the answer makes current",
     },
     "08.2": {
         "hard-coded": "hard-coded zeros",
@@ -233,6 +284,12 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check's reference runs in the notebook's process, a"
         "nd the answer runs in the cluster's processes, which receive only the answer's source and their own inputs, so no reference is within its reach",
         "idle": "broadcasts per rank, a gather called beside them and unused",
+        "times zero": "the gathered totals times zero, plus this process's mean",
+        "switches when traced": "n/a: the answer runs eagerly in each process on NumPy data; nothing of it is traced, so there is no traced route to switch to",
+        "split across calls": "one process_allgather per row, each within the per-call bound",
+        "unwatched": "n/a: the budget is everything handed to process_allgather over all calls; another way between processes means files or sockets, which the answer rules refuse (08.1's table has one through files)",
+        "host inside": "n/a: the exercise is about process-level collectives on host values; there is no device construct for the host to take work into",
+        "environment": "the right gathers, in 64-bit mode switched on by the answer",
     },
     "08.3": {
         "hard-coded": "hard-coded identity order",
@@ -243,5 +300,24 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "n/a: the check's reference runs in the notebook's process, a"
         "nd the answer runs in the cluster's processes, which receive only the answer's source and their own inputs, so no reference is within its reach",
         "idle": "assert_equal on a constant",
+        "times zero": "the broadcast order times zero, plus this process's own draw",
+        "switches when traced": "n/a: the answer runs eagerly in each process on NumPy data; nothing of it is traced, so there is no traced route to switch to",
+        "split across calls": "rank 0's order broadcast one element per call",
+        "unwatched": "n/a: the only way to rank 0's order is another process's data, and every way between processes but the watched collectives (files, sockets) is refused by the answer rules",
+        "host inside": "n/a: the exercise is about process-level collectives on host values; there is no device construct for the host to take work into",
+        "environment": "the right calls, with the default PRNG the answer switched",
+    },
+}
+
+
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "08.1": {
+        "PartitionSpec spelled out, a helper for the mesh": "def global_feature_stds(local_rows):\n    import jax\n    from jax.sharding import NamedSharding, PartitionSpec\n\n    def rows_mesh():\n        return jax.make_mesh((jax.device_count(),), ('rows',))\n\n    mesh = rows_mesh()\n    rows = jax.make_array_from_process_local_data(NamedSharding(mesh, PartitionSpec('rows')), local_rows)\n    std = jax.jit(lambda x: x.std(axis=0), out_shardings=NamedSharding(mesh, PartitionSpec()))\n    return std(rows)",
+    },
+    "08.2": {
+        "one gather of the sums and the count together": "def uneven_mean(local_rows):\n    import numpy as np\n    from jax.experimental import multihost_utils\n\n    mine = np.concatenate([local_rows.sum(axis=0), [len(local_rows)]]).astype(np.float32)\n    everyone = multihost_utils.process_allgather(mine)\n    return everyone[:, :-1].sum(axis=0) / everyone[:, -1].sum()",
+    },
+    "08.3": {
+        "is_source spelled out, a helper for the draw": "def shared_order(my_seed, n):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n\n    def draw(seed, size):\n        return np.random.default_rng(seed).permutation(size).astype(np.int32)\n\n    order = multihost_utils.broadcast_one_to_all(draw(my_seed, n), is_source=jax.process_index() == 0)\n    order = np.asarray(order)\n    multihost_utils.assert_equal(order, 'orders differ')\n    return order",
     },
 }
