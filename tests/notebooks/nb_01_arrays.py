@@ -317,3 +317,13 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "a host callback inside the 64-bit block",
     },
 }
+
+# Issue 38's kinds not yet named above.
+WRONG_ANSWERS["01.4"]["a float64 dot for the mean, plus 0 * the float64 sum"] = (
+    "def mean64(x):\n"
+    "    with jax.enable_x64(True):\n"
+    "        wide = x.astype(jnp.float64)\n"
+    "        by_dot = wide @ jnp.ones(x.shape, jnp.float64) / x.size\n"
+    "        return by_dot + 0 * jnp.mean(wide)"
+)
+COVERAGE["01.4"]["times zero"] = "a float64 dot for the mean, plus 0 * the float64 sum"

@@ -325,3 +325,137 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "computed on the host in a callback, with donation",
     },
 }
+
+# Issue 38's kinds not yet named above.
+WRONG_ANSWERS["02.1"].update(
+    {
+        "a Python loop per example, plus 0 * the vmapped result": (
+            "def vmap_n(f, n):\n"
+            "    batched = f\n"
+            "    for _ in range(n):\n"
+            "        batched = jax.vmap(batched)\n"
+            "    def mapped(*args):\n"
+            "        batch = args[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n"
+            "        looped = jax.tree.map(\n"
+            "            lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n"
+            "        return jax.tree.map(lambda a, b: a + 0 * b, looped, batched(*args))\n"
+            "    return mapped"
+        ),
+        "NumPy per example on concrete arrays, vmap only when traced": (
+            "def vmap_n(f, n):\n"
+            "    batched = f\n"
+            "    for _ in range(n):\n"
+            "        batched = jax.vmap(batched)\n"
+            "    def mapped(*args):\n"
+            "        try:\n"
+            "            host = [np.asarray(a) for a in args]\n"
+            "        except Exception:\n"
+            "            return batched(*args)\n"
+            "        batch = host[0].shape[:n]\n"
+            "        outs = [f(*(a[i] for a in host)) for i in np.ndindex(*batch)]\n"
+            "        return jax.tree.map(\n"
+            "            lambda *leaves: jnp.asarray(np.stack([np.asarray(v) for v in leaves])"
+            ".reshape(batch + np.shape(leaves[0]))),\n"
+            "            *outs)\n"
+            "    return mapped"
+        ),
+        "the vmaps built inside a transfer guard the answer switches off": (
+            "def vmap_n(f, n):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        for _ in range(n):\n"
+            "            f = jax.vmap(f)\n"
+            "    return f"
+        ),
+    }
+)
+WRONG_ANSWERS["02.2"].update(
+    {
+        "padded on the host in a callback, plus 0 * jnp.pad": (
+            "def zero_pad(x, length):\n"
+            "    shape = jax.ShapeDtypeStruct((length,), x.dtype)\n"
+            "    host = jax.pure_callback(lambda v: np.pad(v, (0, length - v.shape[0])), shape, x)\n"
+            "    return host + 0 * jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+        "NumPy on concrete arrays, the jitted pad only when traced": (
+            "def zero_pad(x, length):\n"
+            "    return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "compiled_pad = jax.jit(zero_pad, static_argnames='length')\n\n"
+            "def pad_to(x, length):\n"
+            "    try:\n"
+            "        return jnp.asarray(np.pad(np.asarray(x), (0, length - len(x))))\n"
+            "    except Exception:\n"
+            "        return compiled_pad(x, length=length)"
+        ),
+        "padded inside a transfer guard the answer switches off": (
+            "def zero_pad(x, length):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        return jnp.pad(x, (0, length - x.shape[0]))\n\n"
+            "pad_to = jax.jit(zero_pad, static_argnames='length')"
+        ),
+    }
+)
+WRONG_ANSWERS["02.3"]["the convolution inside a transfer guard the answer switches off"] = (
+    "def downsample_conv(images, kernels):\n"
+    "    with jax.transfer_guard('allow'):\n"
+    "        return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n"
+    "                                        dimension_numbers=('NHWC', 'HWIO', 'NHWC'))"
+)
+WRONG_ANSWERS["02.4"].update(
+    {
+        "a plain step's results plus 0 * a donating step's": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "plain_step = jax.jit(momentum_update)\n"
+            "donating_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))\n\n"
+            "def momentum_step(params, velocity, grads, lr):\n"
+            "    p, v = plain_step(params, velocity, grads, lr)\n"
+            "    dp, dv = donating_step(params, velocity, grads, lr)\n"
+            "    return p + 0 * dp, v + 0 * dv"
+        ),
+        "NumPy on concrete arrays, the donating step only when traced": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    velocity = 0.9 * velocity + grads\n"
+            "    return params - lr * velocity, velocity\n\n"
+            "donating_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))\n\n"
+            "def momentum_step(params, velocity, grads, lr):\n"
+            "    try:\n"
+            "        p, v, g = (np.asarray(a) for a in (params, velocity, grads))\n"
+            "    except Exception:\n"
+            "        return donating_step(params, velocity, grads, lr)\n"
+            "    v = 0.9 * v + g\n"
+            "    return jnp.asarray(p - lr * v), jnp.asarray(v)"
+        ),
+        "the update traced inside a transfer guard the answer switches off": (
+            "def momentum_update(params, velocity, grads, lr):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        velocity = 0.9 * velocity + grads\n"
+            "        return params - lr * velocity, velocity\n\n"
+            "momentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+        ),
+    }
+)
+COVERAGE["02.1"].update(
+    {
+        "times zero": "a Python loop per example, plus 0 * the vmapped result",
+        "switches when traced": "NumPy per example on concrete arrays, vmap only when traced",
+        "environment": "the vmaps built inside a transfer guard the answer switches off",
+    }
+)
+COVERAGE["02.2"].update(
+    {
+        "times zero": "padded on the host in a callback, plus 0 * jnp.pad",
+        "switches when traced": "NumPy on concrete arrays, the jitted pad only when traced",
+        "environment": "padded inside a transfer guard the answer switches off",
+    }
+)
+COVERAGE["02.3"]["environment"] = "the convolution inside a transfer guard the answer switches off"
+COVERAGE["02.4"].update(
+    {
+        "times zero": "a plain step's results plus 0 * a donating step's",
+        "switches when traced": "NumPy on concrete arrays, the donating step only when traced",
+        "environment": "the update traced inside a transfer guard the answer switches off",
+    }
+)

@@ -282,3 +282,78 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "n/a: the taught operation is one primitive with no body (loop, kernel or shard_map) a callback could sit in; a callback anywhere in the answer is refused as 'elsewhere'",
     },
 }
+
+# Issue 38's kinds not yet named above.
+WRONG_ANSWERS["04.2"]["NumPy on concrete leaves, the move to pinned_host only when traced"] = (
+    "def park_state(state):\n"
+    "    def park(a):\n"
+    "        target = a.sharding.with_memory_kind('pinned_host')\n"
+    "        try:\n"
+    "            return jax.device_put(np.asarray(a), target)\n"
+    "        except Exception:\n"
+    "            return jax.device_put(a, target)\n"
+    "    return jax.tree.map(park, state)"
+)
+WRONG_ANSWERS["04.3"].update(
+    {
+        "a NumPy sum placed on device, plus 0 * the sum on device": (
+            "def add_on(a, b, device):\n"
+            "    on_device = jax.device_put(a, device) + jax.device_put(b, device)\n"
+            "    return jax.device_put(np.asarray(a) + np.asarray(b), device) + 0 * on_device"
+        ),
+        "NumPy on concrete inputs, the moves only when traced": (
+            "def add_on(a, b, device):\n"
+            "    try:\n"
+            "        return jax.device_put(np.asarray(a) + np.asarray(b), device)\n"
+            "    except Exception:\n"
+            "        return jax.device_put(a, device) + jax.device_put(b, device)"
+        ),
+    }
+)
+WRONG_ANSWERS["04.4"].update(
+    {
+        "the whole stack resharded, plus 0 * rows assembled per device": (
+            "def replicate_rows(v):\n"
+            "    everyone = jax.devices()\n"
+            "    rows = NamedSharding(Mesh(np.array(everyone), ('rows',)), PartitionSpec('rows'))\n"
+            "    own = [jax.device_put(v, d)[None] for d in everyone]\n"
+            "    assembled = jax.make_array_from_single_device_arrays((len(everyone), *v.shape), rows, own)\n"
+            "    return jax.device_put(jnp.stack([v] * n), rows) + 0 * assembled"
+        ),
+        "NumPy rows on a concrete v, per-device copies only when traced": (
+            "def replicate_rows(v):\n"
+            "    everyone = jax.devices()\n"
+            "    rows = NamedSharding(Mesh(np.array(everyone), ('rows',)), PartitionSpec('rows'))\n"
+            "    try:\n"
+            "        return jax.device_put(np.broadcast_to(np.asarray(v), (n, *np.shape(v))), rows)\n"
+            "    except Exception:\n"
+            "        own = [jax.device_put(v, d)[None] for d in everyone]\n"
+            "        return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
+        ),
+        "the whole stack built on v's device, handed out by make_array_from_callback": (
+            "def replicate_rows(v):\n"
+            "    whole = jnp.stack([v] * n)\n"
+            "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+            "    return jax.make_array_from_callback(whole.shape, rows, lambda index: whole[index])"
+        ),
+    }
+)
+COVERAGE["04.2"].update(
+    {
+        "times zero": "n/a: the answer returns the given leaves unchanged in another memory; no value is computed that a cancelled operation could be added to",
+        "switches when traced": "NumPy on concrete leaves, the move to pinned_host only when traced",
+    }
+)
+COVERAGE["04.3"].update(
+    {
+        "times zero": "a NumPy sum placed on device, plus 0 * the sum on device",
+        "switches when traced": "NumPy on concrete inputs, the moves only when traced",
+    }
+)
+COVERAGE["04.4"].update(
+    {
+        "times zero": "the whole stack resharded, plus 0 * rows assembled per device",
+        "switches when traced": "NumPy rows on a concrete v, per-device copies only when traced",
+        "unwatched": "the whole stack built on v's device, handed out by make_array_from_callback",
+    }
+)

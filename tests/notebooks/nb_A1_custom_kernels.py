@@ -261,3 +261,125 @@ COVERAGE: dict[str, dict[str, str]] = {
         "unwatched": "n/a: the check sets no budget on where arrays are made or how much memory the answer uses; it judges the returned values and the traced route",
     },
 }
+
+# Issue 38's kinds not yet named above.
+_SQUARED_KERNEL = (
+    "def _kernel(x_ref, y_ref, o_ref):\n    d = x_ref[...] - y_ref[...]\n    o_ref[...] = d * d\n"
+)
+_SQUARED_CALL = (
+    "pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+    "                          interpret=INTERPRET)(x, y)"
+)
+_COLUMN_KERNEL = (
+    "def _kernel(x_ref, o_ref):\n"
+    "    v = x_ref[...]\n"
+    "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n"
+    "def _tiled(x, block_cols):\n"
+    "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+    "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+    "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+    "                          out_specs=spec, interpret=INTERPRET)(x)\n"
+)
+_FFI_CALL = (
+    "    call = jax.ffi.ffi_call(power_sum_target,\n"
+    "                            jax.ShapeDtypeStruct(x.shape[:-1], x.dtype),\n"
+    "                            vmap_method='broadcast_all')\n"
+)
+WRONG_ANSWERS["A1.1"].update(
+    {
+        "plain jax.numpy plus 0 * a correct kernel": (
+            _SQUARED_KERNEL + "def squared_difference(x, y):\n"
+            "    return (x - y) ** 2 + 0 * " + _SQUARED_CALL
+        ),
+        "NumPy on concrete arrays, the kernel only when traced": (
+            _SQUARED_KERNEL + "def squared_difference(x, y):\n"
+            "    try:\n"
+            "        return jnp.asarray((np.asarray(x) - np.asarray(y)) ** 2)\n"
+            "    except Exception:\n"
+            "        return " + _SQUARED_CALL
+        ),
+        "a NumPy callback inside the kernel": (
+            "def _kernel(x_ref, y_ref, o_ref):\n"
+            "    a, b = x_ref[...], y_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(lambda p, q: ((p - q) ** 2).astype(p.dtype),\n"
+            "                                   jax.ShapeDtypeStruct(a.shape, a.dtype), a, b)\n"
+            "def squared_difference(x, y):\n"
+            "    return " + _SQUARED_CALL
+        ),
+        "the kernel called inside a transfer guard the answer switches off": (
+            _SQUARED_KERNEL + "def squared_difference(x, y):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        return " + _SQUARED_CALL
+        ),
+    }
+)
+WRONG_ANSWERS["A1.2"].update(
+    {
+        "plain jax.numpy plus 0 * a correct column kernel": (
+            _COLUMN_KERNEL + "def column_rms_norm(x, block_cols):\n"
+            "    plain = x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)\n"
+            "    return plain + 0 * _tiled(x, block_cols)"
+        ),
+        "NumPy on concrete arrays, the column kernel only when traced": (
+            _COLUMN_KERNEL + "def column_rms_norm(x, block_cols):\n"
+            "    try:\n"
+            "        h = np.asarray(x)\n"
+            "    except Exception:\n"
+            "        return _tiled(x, block_cols)\n"
+            "    return jnp.asarray(h / np.sqrt((h ** 2).mean(axis=0, keepdims=True) + EPS))"
+        ),
+        "a NumPy callback inside each column program": (
+            "def _kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = jax.pure_callback(\n"
+            "        lambda h: (h / np.sqrt((h ** 2).mean(axis=0, keepdims=True) + EPS)).astype(h.dtype),\n"
+            "        jax.ShapeDtypeStruct(v.shape, v.dtype), v)\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    return pl.pallas_call(_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)"
+        ),
+        "the column kernel called inside a transfer guard the answer switches off": (
+            _COLUMN_KERNEL + "def column_rms_norm(x, block_cols):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        return _tiled(x, block_cols)"
+        ),
+    }
+)
+WRONG_ANSWERS["A1.3"].update(
+    {
+        "NumPy on concrete arrays, the FFI call only when traced": (
+            "def power_sum_ffi(x, power):\n" + _FFI_CALL + "    try:\n"
+            "        return jnp.asarray((np.abs(np.asarray(x)) ** power).sum(axis=-1))\n"
+            "    except Exception:\n"
+            "        return call(x, power=np.int64(power))"
+        ),
+        "the FFI call made inside a transfer guard the answer switches off": (
+            "def power_sum_ffi(x, power):\n" + _FFI_CALL + "    with jax.transfer_guard('allow'):\n"
+            "        return call(x, power=np.int64(power))"
+        ),
+    }
+)
+COVERAGE["A1.1"].update(
+    {
+        "times zero": "plain jax.numpy plus 0 * a correct kernel",
+        "switches when traced": "NumPy on concrete arrays, the kernel only when traced",
+        "host inside": "a NumPy callback inside the kernel",
+        "environment": "the kernel called inside a transfer guard the answer switches off",
+    }
+)
+COVERAGE["A1.2"].update(
+    {
+        "times zero": "plain jax.numpy plus 0 * a correct column kernel",
+        "switches when traced": "NumPy on concrete arrays, the column kernel only when traced",
+        "host inside": "a NumPy callback inside each column program",
+        "environment": "the column kernel called inside a transfer guard the answer switches off",
+    }
+)
+COVERAGE["A1.3"].update(
+    {
+        "switches when traced": "NumPy on concrete arrays, the FFI call only when traced",
+        "environment": "the FFI call made inside a transfer guard the answer switches off",
+    }
+)
