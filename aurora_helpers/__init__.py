@@ -70,6 +70,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "perf.throughput.caches": ("read_caches",),
     "perf.timing": ("benchmark", "dispatch_timeline", "format_seconds", "timing_mistakes"),
     # pictures/.
+    "pictures.explorer": (
+        "ShardingExplorerPanel",
+        "explore_sharding",
+        "explorer_gallery_html",
+        "gallery_configs",
+    ),
     "pictures.layout": ("draw_layout_costs",),
     "pictures.machine": ("draw_machine",),
     "pictures.pallas": ("draw_pallas_blocks", "pallas_blocks"),
