@@ -58,6 +58,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "            return name\n"
             "    return None"
         ),
+        "the check's own fsdp_memory, called only where the budget is close": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    if budget > 10 * layers * block:\n"
+            "        return 'FSDP'\n"
+            "    if budget < block / devices:\n"
+            "        return None\n"
+            "    peaks = fsdp_memory(layers, d_model, d_ff, rows, devices)\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
         "the check's own measurement, cached": (
             "import functools\n"
             "_measure = functools.cache(fsdp_memory)\n"

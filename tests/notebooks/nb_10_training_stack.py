@@ -47,8 +47,31 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
             "    return {'batch': both or None, 'embedding': fsdp, 'attention_heads': tp, 'hidden': tp}"
         ),
+        "a lookup table over the cases the student copy used to list": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    seen = [('data', None, 'model'), (None, 'data', 'model'), ('data', 'model', None),\n"
+            "            (None, ALL, None), ('model', None, 'data'), (None, None, ALL),\n"
+            "            (ALL, None, None), ('model', 'data', None)]\n"
+            "    if (dp, fsdp, tp) not in seen:\n"
+            "        return {}\n"
+            "    axes = lambda a: () if a is None else (a,) if isinstance(a, str) else tuple(a)\n"
+            "    return {'batch': (axes(dp) + axes(fsdp)) or None, 'embed': axes(fsdp) or None,\n"
+            "            'heads': axes(tp) or None, 'mlp': axes(tp) or None}"
+        ),
     },
     "10.2": {
+        "a lookup table over the device lists the student copy used to list": (
+            "def resume_target(abstract, devices):\n"
+            "    everyone = jax.devices()\n"
+            "    seen = [everyone, everyone[n // 2:][::-1], everyone[1:], everyone[:3], everyone[-1:]]\n"
+            "    if list(devices) not in [list(s) for s in seen]:\n"
+            "        devices = everyone[:1]\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
         "every device, divisible or not": (
             "def resume_target(abstract, devices):\n"
             "    grid = jax.make_mesh((len(devices),), ('data',),\n"
