@@ -99,6 +99,24 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "09.2": {
+        "the notebook's step lowered, not compiled, beside the arithmetic": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    grid = jax.make_mesh((dp, tp), ('data', 'model'), axis_types=(AxisType.Explicit,) * 2)\n"
+            "    shapes = {'w1': (dm, df), 'b1': (df,), 'w2': (df, dm), 'b2': (dm,)}\n"
+            "    def sds(shape, spec):\n"
+            "        return jax.ShapeDtypeStruct(shape, jnp.float32, sharding=NamedSharding(grid, spec))\n"
+            "    params = [{k: sds(shapes[k], spec) for k, spec in mixed_specs.items()}] * layers\n"
+            "    data = sds((batch, dm), P('data'))\n"
+            "    text = make_fsdp_tp_step(grid, layers).lower(params, params, data, data).as_text()\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    gathers = text.count('all_gather')\n"
+            "    costs = [ah.collective_cost('all-gather', weight, dp)] * gathers\n"
+            "    costs += [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp))\n"
+            "    return costs"
+        ),
         "hard-coded bytes (the explicit FSDP x TP step of section 4)": (
             "def predict_fsdp_tp(batch, layers, dp, tp):\n"
             "    return list(measured['FSDP × TP']['step'].costs)"

@@ -148,6 +148,20 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "10.3": {
+        "sizes read off nnx.eval_shape and the notebook's own shardings": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    plain = {k: v for k, v in sizes.items() if k != 'kv_heads'}\n"
+            "    with nnx.use_eager_sharding(False):\n"
+            "        abstract = nnx.state(nnx.eval_shape(lambda: Decoder(**plain)))\n"
+            "    leaves = jax.tree.leaves(abstract)\n"
+            "    spec_leaves = jax.tree.leaves(specs(abstract, layout), is_leaf=lambda x: isinstance(x, P))\n"
+            "    total = 0\n"
+            "    for leaf, spec in zip(leaves, spec_leaves):\n"
+            "        axes = [a for entry in spec if entry\n"
+            "                for a in ((entry,) if isinstance(entry, str) else entry)]\n"
+            "        total += 4 * math.prod(leaf.shape) // math.prod(mesh_shape[a] for a in axes)\n"
+            "    return {'parameters': total, 'optimizer': 2 * total + 4}"
+        ),
         "hard-coded bytes of the example": (
             "def predict_bytes(sizes, layout, mesh_shape):\n"
             "    return {'parameters': held['TP'].largest('parameters'),\n"
