@@ -14,6 +14,9 @@ only definition in the tools:
   and the grader replaces.
   A label is the notebook's number, a dot and the exercise's number (``07.1``, ``A1.2``); checks
   with other labels (``"00.demo"``) are checks but not exercises;
+- check cells (:func:`check_cell_indexes`): a code cell that calls ``ah.check(...)``, one whose
+  first line is a ``# Check`` comment, or one that only asserts and follows a code cell (the checks
+  of the teaching cell before it); the website and the student copies show them collapsed;
 - cells tagged ``instructor`` (notes), ``quickref`` (a table that starts with ``**Quick reference:
   <title>.**``, checked by the next code cell) and ``parameters`` (papermill's).
 
@@ -23,6 +26,7 @@ and the tools (and ``tests/test_notebooks.py``) say what is wrong.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -200,6 +204,11 @@ class CourseNotebook:
         )
 
     @property
+    def check_cells(self) -> tuple[int, ...]:
+        """The indexes of the check cells (:func:`check_cell_indexes`)."""
+        return check_cell_indexes(self.nb)
+
+    @property
     def instructor_notes(self) -> tuple[Cell, ...]:
         return tuple(c for c in self.cells if c.is_instructor)
 
@@ -225,6 +234,63 @@ class CourseNotebook:
     def exercise_of(self, index: int) -> Exercise | None:
         """The exercise whose solution cell is cell ``index`` (None if it is none's)."""
         return next((e for e in self.exercises if index in e.solutions), None)
+
+
+#: Calls that only check: ``ah.assert_matches(...)``, ``np.testing.assert_allclose(...)``, ...
+_ASSERTING_CALL = re.compile(r"(^|\.)assert_\w+$")
+#: A check cell's optional first line, where the cell needs more than asserts: ``# Check: ...``.
+CHECK_MARK = re.compile(r"^#\s*checks?\b", re.I)
+
+
+def _only_checks(statements: list[ast.stmt]) -> bool:
+    """Whether ``statements`` do nothing but assert: ``assert``, ``assert_*`` calls, ``pass``, and
+    ``for``/``with``/``if`` blocks of those (loops over cases)."""
+    for node in statements:
+        if isinstance(node, (ast.Assert, ast.Pass)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            if _ASSERTING_CALL.search(ast.unparse(node.value.func)):
+                continue
+            return False
+        orelse = getattr(node, "orelse", [])
+        blocks = isinstance(node, (ast.For, ast.With, ast.If)) and _only_checks(node.body)
+        if blocks and (not orelse or _only_checks(orelse)):
+            continue
+        return False
+    return bool(statements)
+
+
+def is_check_source(source: str) -> bool:
+    """Whether a code cell's source is checks only: it calls ``ah.check(...)`` (an exercise's check
+    cell), its first line is a ``# Check`` comment, or every statement asserts (:func:`_only_checks`)."""
+    if check_labels(source) or CHECK_MARK.match(source.lstrip()):
+        return True
+    tree = parse_python(source)
+    return tree is not None and _only_checks(tree.body)
+
+
+def check_cell_indexes(nb: NotebookNode) -> tuple[int, ...]:
+    """The check cells of ``nb``: code cells that call ``ah.check(...)`` or start with a ``# Check``
+    comment, and code cells that only assert right after another code cell (the checks of the
+    teaching cell they follow).
+
+    A cell of asserts right under prose is the lesson itself and stays a teaching cell. Solution
+    and parameters cells never are check cells. The website collapses check cells behind a toggle
+    and student copies store them hidden (``jupyter.source_hidden``), their source still there.
+    """
+    found = []
+    previous = ""
+    for index, cell in enumerate(nb.cells):
+        kind = str(cell.get("cell_type", ""))
+        tags = cell_tags(cell)
+        if kind == "code" and SOLUTION_TAG not in tags and PARAMETERS_TAG not in tags:
+            source = str(cell.get("source", ""))
+            marked = check_labels(source) or CHECK_MARK.match(source.lstrip())
+            if marked or (previous == "code" and is_check_source(source)):
+                found.append(index)
+        if kind != "raw":
+            previous = kind
+    return tuple(found)
 
 
 def _exercise_headings(cell: Cell) -> Iterator[tuple[str, str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -34,15 +35,31 @@ class CellError:
     count: int | None  # its execution count, as Jupyter shows it: ``[7]``
     ename: str
     evalue: str
+    line: str = ""  # the line that raised, from the traceback ("" where it cannot be told)
 
     @property
     def gist(self) -> str:
-        """``NameError: the first line of the message``."""
+        """``NameError: the first line of the message``; for an error without a message (a bare
+        ``assert``), the line that raised: ``AssertionError at assert x == y``."""
         lines = self.evalue.strip().splitlines()
-        return f"{self.ename}: {lines[0][:300] if lines else ''}"
+        if lines:
+            return f"{self.ename}: {lines[0][:300]}"
+        return f"{self.ename} at {self.line[:300]}" if self.line else f"{self.ename} (no message)"
 
     def __str__(self) -> str:
         return f"cell [{self.count}] raised {self.gist}"
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+#: IPython's marker of the line that raised in a traceback frame: ``----> 3 assert x``.
+_RAISING_LINE = re.compile(r"^-+>\s*\d+\s?(?P<code>.*)$", re.M)
+
+
+def raising_line(traceback: list[str]) -> str:
+    """The source line that raised, read from IPython's traceback (its last marked line)."""
+    text = _ANSI.sub("", "\n".join(str(t) for t in traceback))
+    found = _RAISING_LINE.findall(text)
+    return found[-1].strip() if found else ""
 
 
 def cell_error(cell: NotebookNode, index: int = -1) -> CellError | None:
@@ -51,7 +68,8 @@ def cell_error(cell: NotebookNode, index: int = -1) -> CellError | None:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 ename, evalue = str(output.get("ename", "")), str(output.get("evalue", ""))
-                return CellError(index, cell.get("execution_count"), ename, evalue)
+                line = raising_line(list(output.get("traceback", [])))
+                return CellError(index, cell.get("execution_count"), ename, evalue, line)
     return None
 
 

@@ -175,7 +175,7 @@ def run_course(
     bar.close()
     probe = probe_html({DEVICES_ENV_VAR: str(n_devices)}) if render_html else ""
     if render_html:
-        _build_site(course, build_dir, probe)
+        _build_site(course, build_dir, probe, notebooks_dir)
     _write_index(build_dir, course, probe)
     write_summary(build_dir, course.runs)
     return course
@@ -244,12 +244,14 @@ def _write_index(build_dir: Path, course: CourseRun, probe: str) -> None:
     (build_dir / "index.html").write_text(page, encoding="utf-8")
 
 
-def _build_site(course: CourseRun, build_dir: Path, probe: str) -> None:
+def _build_site(
+    course: CourseRun, build_dir: Path, probe: str, notebooks_dir: Path | None = None
+) -> None:
     """The website from the notebooks just executed; a failure is reported, not raised."""
     from .site import SiteBuildError, build_site
 
     try:
-        site = build_site(course.runs, build_dir, probe_html=probe)
+        site = build_site(course.runs, build_dir, probe_html=probe, notebooks_dir=notebooks_dir)
     except (SiteBuildError, OSError, subprocess.SubprocessError) as err:
         course.site_error = str(err)
         return

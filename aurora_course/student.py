@@ -10,6 +10,9 @@ so that a stubbed cell always executes and the check after it can report "not so
 student copy also loses every cell tagged
 ``instructor``, every output, and the Colab form view of its stubs (``cellView`` and the
 ``# @title`` line, which are comments and so vanish with the solution), so learners see the stub.
+Check cells (:func:`~aurora_course.course_notebook.check_cell_indexes`) keep their source but are
+stored collapsed (``jupyter.source_hidden`` for JupyterLab, ``cellView: form`` for Colab, which
+shows a "Show code" button), so the check code stays out of the learner's way.
 Nothing is ever written into the source notebooks' folder (:func:`check_output_folder`).
 """
 
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from aurora_helpers.checks.answer_cells import ANSWER_CELL_STARTS
 
-from .course_notebook import NotebookNode, is_instructor, is_solution
+from .course_notebook import NotebookNode, check_cell_indexes, is_instructor, is_solution
 
 STUB_MESSAGE = "your answer here"
 #: A stub's first line: where the kernel sees an answer start (``ANSWER_CELL_STARTS``).
@@ -110,8 +113,12 @@ def _show(cell: NotebookNode) -> None:
 
 def make_student_notebook(nb: NotebookNode) -> NotebookNode:
     """A deep copy of the nbformat notebook ``nb`` with every solution cell stubbed and shown,
-    every ``instructor`` cell removed and every output cleared."""
+    every ``instructor`` cell removed, every check cell collapsed and every output cleared."""
     student = copy.deepcopy(nb)
+    checks = [student.cells[i] for i in check_cell_indexes(student)]
+    for cell in checks:  # collapsed in JupyterLab, and in Colab's form view ("Show code")
+        cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+        cell.metadata["cellView"] = "form"
     student.cells = [cell for cell in student.cells if not is_instructor(cell)]
     # A student copy is not half of a jupytext pair: `jupytext --sync` must not pair it.
     student.metadata.pop("jupytext", None)

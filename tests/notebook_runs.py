@@ -104,9 +104,13 @@ def student_run(model: CourseNotebook, where: str = "the run") -> list[Step]:
 
 
 def with_wrong_answers(
-    model: CourseNotebook, wrong: Mapping[str, Mapping[str, str]], where: str = "pass 1"
+    model: CourseNotebook,
+    wrong: Mapping[str, Mapping[str, str]],
+    where: str = "pass 1",
+    right: Mapping[str, Mapping[str, str | tuple[str, ...]]] | None = None,
 ) -> list[Step]:
-    """The notebook as written, each exercise's wrong answers checked before its check cell."""
+    """The notebook as written, each exercise's wrong answers (each must be "wrong") and right
+    answers (each must be "solved") checked before its check cell, then its solution restored."""
     steps: list[Step] = []
     for cell in model.cells:
         if not cell.is_code:
@@ -114,31 +118,41 @@ def with_wrong_answers(
         for exercise in model.exercises:
             if cell.index != (exercise.checks or (None,))[0]:
                 continue
+            label = exercise.label
             solution = "\n\n".join(model.cells[i].source for i in exercise.solutions)
-            for name, answer in wrong.get(exercise.label, {}).items():
-                steps.append(Step(solution, f"{where}: {exercise.label}'s solution, again"))
-                steps.append(Step(answer, f"{where}: {exercise.label} wrong answer {name!r}"))
-                steps += [
-                    Step(
-                        model.cells[check].source,
-                        f"{where}: {exercise.label}'s check of the wrong answer {name!r}",
-                        may_raise=True,
-                        label=exercise.label,
-                        expect="wrong",
-                    )
-                    for check in exercise.checks
-                ]
-            if exercise.label in wrong:
-                steps.append(Step(solution, f"{where}: {exercise.label}'s solution, restored"))
+            tables = (("wrong", wrong.get(label, {})), ("solved", (right or {}).get(label, {})))
+            for verdict, table in tables:
+                for name, answer in table.items():
+                    steps.append(Step(solution, f"{where}: {label}'s solution, again"))
+                    sources = (answer,) if isinstance(answer, str) else answer
+                    steps += [
+                        Step(source, f"{where}: {label} {verdict} answer {name!r}")
+                        for source in sources
+                    ]
+                    steps += [
+                        Step(
+                            model.cells[check].source,
+                            f"{where}: {label}'s check of the {verdict} answer {name!r}",
+                            may_raise=verdict == "wrong",
+                            label=label,
+                            expect=verdict,
+                        )
+                        for check in exercise.checks
+                    ]
+            if any(table for _, table in tables):
+                steps.append(Step(solution, f"{where}: {label}'s solution, restored"))
         steps.append(_cell(model, cell.index, where))
     return steps
 
 
 def twice_with_variants(
-    model: CourseNotebook, wrong: Mapping[str, Mapping[str, str]]
+    model: CourseNotebook,
+    wrong: Mapping[str, Mapping[str, str]],
+    right: Mapping[str, Mapping[str, str | tuple[str, ...]]] | None = None,
 ) -> list[Step]:
-    """Pass 1 with wrong answers, then pass 2 as the student copy (see the module's doc)."""
-    return with_wrong_answers(model, wrong, "pass 1") + student_run(model, "pass 2")
+    """Pass 1 with wrong and right answers, then pass 2 as the student copy (see the module's
+    doc)."""
+    return with_wrong_answers(model, wrong, "pass 1", right) + student_run(model, "pass 2")
 
 
 #: Notebooks whose claims are about compiling itself: their runs never use the tests' compile

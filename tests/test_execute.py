@@ -81,3 +81,26 @@ def test_parameters_are_declared_and_injected_after_the_parameters_cell():
     ]
     assert "size = 7" in injected.cells[2].source
     assert inject_parameters(nb, {}) is nb
+
+
+def test_an_error_without_a_message_is_named_by_the_line_that_raised():
+    from aurora_course.execute import CellError, cell_error
+
+    cell = nbformat.v4.new_code_cell("x = 1\nassert x == 2")
+    cell.execution_count = 19
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "error",
+            ename="AssertionError",
+            evalue="",
+            traceback=[
+                "\x1b[31mAssertionError\x1b[39m   Traceback (most recent call last)",
+                "Cell \x1b[32mIn[19], line 2\x1b[39m\n\x1b[32m      1\x1b[39m x = 1\n"
+                "\x1b[32m----> \x1b[39m\x1b[32m2\x1b[39m \x1b[38;5;28;01massert\x1b[39;00m x == 2\n",
+                "\x1b[31mAssertionError\x1b[39m: ",
+            ],
+        )
+    ]
+    assert str(cell_error(cell)) == "cell [19] raised AssertionError at assert x == 2"
+    assert CellError(0, 3, "ValueError", "bad shape\nmore").gist == "ValueError: bad shape"
+    assert CellError(0, 3, "KeyError", "").gist == "KeyError (no message)"

@@ -111,9 +111,28 @@ def test_one_error_seen_in_many_cases_is_said_once_with_a_count():
     result = ah.check("t.c", broken, args=(9,), expected=9, cases=cases)
     assert result.wrong
     assert result.detail.count("no such axis") == 1
-    assert "(in 5 of the 5 cases tried)" in result.detail
+    assert "in all 5 cases tried: your function raised ValueError" in result.detail
     one_off = ah.check("t.c", lambda n: 0 if n == 2 else n, args=(9,), expected=9, cases=cases)
     assert "for n = 2: got 0, expected 2" in one_off.detail and "cases tried" not in one_off.detail
+    some = ah.check("t.c", lambda n: n // (n % 2 - 1), args=(8,), expected=-8, cases=cases)
+    assert "for n = 1, n = 3 (2 of the 5 cases tried): your function raised" in some.detail
+
+
+def test_a_wrong_report_is_one_line_per_problem_then_the_hint():
+    """Learners read a list, not one paragraph joined with semicolons (and no doubled period)."""
+    cases = [ah.Case((k,), k, f"n = {k}") for k in range(3)]
+    result = ah.check(
+        "t.l", lambda n: n + 1 if n else 0, args=(5,), expected=5, cases=cases, hint="count."
+    )
+    lines = str(result).splitlines()
+    assert lines[0] == "❌ Exercise t.l: wrong."
+    assert lines[-1] == "  • Hint: count."
+    assert all(line.startswith("  • ") for line in lines[1:]) and len(lines) == 5
+    assert lines[1] == "  • for the arguments shown: got 6, expected 5"
+    assert ".." not in str(result) and ";" not in result.detail
+    page = result._repr_html_()
+    assert page.count("<li") == 4 and "Hint: count." in page
+    assert str(ah.check("t.l", 1, expected=1)) == "✅ Exercise t.l: solved."
 
 
 def test_cases_and_route_need_a_function():

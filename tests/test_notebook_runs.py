@@ -32,7 +32,7 @@ from .notebook_runs import (
     twice_with_variants,
     with_wrong_answers,
 )
-from .notebooks import WRONG_ANSWERS
+from .notebooks import RIGHT_ANSWERS, WRONG_ANSWERS
 
 PATHS = find_notebooks(NOTEBOOKS)
 DEVICE_COUNTS = os.environ.get("AURORA_DEVICE_COUNTS", "1").split()
@@ -44,7 +44,7 @@ DEVICE_COUNTS = os.environ.get("AURORA_DEVICE_COUNTS", "1").split()
 def test_twice_with_variants(path):
     model = CourseNotebook.read(path)
     devices = os.environ.get("AURORA_DEVICES", "8")
-    steps = twice_with_variants(model, WRONG_ANSWERS)
+    steps = twice_with_variants(model, WRONG_ANSWERS, RIGHT_ANSWERS)
     cache = path.stem not in COMPILES_COLD
     env = {"AURORA_DEVICES": devices}
     assert run_steps(steps, cwd=NOTEBOOKS, env=env, compile_cache=cache) == []
@@ -95,6 +95,25 @@ def test_the_runs_catch_an_accepted_wrong_answer_a_dependent_cell_and_leftovers(
     leaves = [Step("import tempfile\ntempfile.mkstemp()", "a cell that leaves a file")]
     (problem,) = run_steps(leaves, cwd=tmp_path, env={})
     assert "left" in problem and "temporary folder" in problem
+
+
+@pytest.mark.slow
+def test_the_runs_catch_a_right_answer_the_check_rejects(tmp_path):
+    """Honest answers in ordinary styles (issue 38) must be "solved": over several cells too."""
+    right = {
+        "99.1": {
+            "over two cells": ("import operator", "def double(x):\n    return operator.mul(2, x)"),
+            "not right at all": "def double(x):\n    return 3 * x",
+        }
+    }
+    problems = run_steps(with_wrong_answers(_tiny(), {}, right=right), cwd=tmp_path, env={})
+    assert [p for p in problems if "over two cells" in p] == []
+    assert any(
+        p.startswith(
+            "pass 1: 99.1's check of the solved answer 'not right at all': wrong, expected"
+        )
+        for p in problems
+    ), problems
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 import aurora_helpers as ah
-from aurora_helpers.pictures.sharding import device_color
+from aurora_helpers.pictures.sharding import block_color, block_label, device_color
 
 matplotlib.use("Agg")
 
@@ -33,28 +33,44 @@ def _shards_by_block(x):
 
 
 def _drawn(ax):
-    """{block bounds: {device ids striped inside it}} read back from the patches on ``ax``."""
-    blocks, stripes = {}, []
-    for patch in ax.patches:
-        gid = patch.get_gid()
-        x0, y0 = patch.get_x(), patch.get_y()
-        box = (x0, y0, x0 + patch.get_width(), y0 + patch.get_height())
-        if gid.startswith("block "):
-            blocks[box] = gid
-        else:
-            stripes.append((box, int(gid.split()[1]), patch.get_facecolor()))
+    """{block bounds: {device ids}} read back from the boxes on ``ax``: one patch per block, whose
+    position and size are the block's, whose label names its holders and copies, and whose colour
+    is its one holder's (or, replicated, a greyed one): nothing else is drawn."""
     drawn = {}
-    for (c0, r0, c1, r1), gid in blocks.items():
-        inside = {
-            dev
-            for (a, b, c, d), dev, colour in stripes
-            if c0 <= a and c <= c1 + 1e-9 and r0 <= b and d <= r1 + 1e-9
-        }
-        bounds = tuple(tuple(int(v) for v in part.split(":")) for part in gid[6:].split(","))
-        drawn[bounds] = inside
-    for _, dev, colour in stripes:
-        assert colour == pytest.approx(device_color(dev))
+    labels = [t.get_text() for t in ax.texts]
+    assert len(labels) == len(ax.patches), "one label per box"
+    for patch, label in zip(ax.patches, labels, strict=True):
+        gid = patch.get_gid()
+        assert gid.startswith("block "), gid
+        where, _, holders = gid[len("block ") :].partition(" devices ")
+        bounds = tuple(tuple(int(v) for v in part.split(":")) for part in where.split(",") if part)
+        ids = tuple(int(i) for i in holders.split(","))
+        (r0, r1), (c0, c1) = (((0, 1), (0, 1)), ((0, 1), *bounds), bounds)[len(bounds)]
+        assert (patch.get_x(), patch.get_y(), patch.get_width(), patch.get_height()) == (
+            pytest.approx(c0),
+            pytest.approx(r0),
+            pytest.approx(c1 - c0),
+            pytest.approx(r1 - r0),
+        ), gid
+        assert label.replace("\n", " ") == block_label(ids), (label, ids)
+        colour = patch.get_facecolor()
+        if len(ids) == 1:
+            assert colour == pytest.approx(device_color(ids[0]))
+        else:
+            assert colour == pytest.approx(block_color(ids))
+            assert all(colour != pytest.approx(device_color(i)) for i in range(20))
+        assert bounds not in drawn, f"block {bounds} drawn twice"
+        drawn[bounds] = set(ids)
     return drawn
+
+
+def _indices_map_blocks(sharding, shape):
+    """{block bounds: {device ids}} straight from ``sharding.devices_indices_map(shape)``."""
+    found = {}
+    for device, index in sharding.devices_indices_map(tuple(shape)).items():
+        bounds = tuple(s.indices(n)[:2] for s, n in zip(index, shape, strict=True))
+        found.setdefault(bounds, set()).add(device.id)
+    return found
 
 
 SPECS = [
@@ -73,7 +89,7 @@ def test_2d_blocks_drawn_match_addressable_shards(mesh, spec):
     fig = ah.draw_sharding(x)
     assert isinstance(fig, Figure)
     expected = _shards_by_block(x)
-    assert _drawn(fig.axes[0]) == expected
+    assert _drawn(fig.axes[0]) == expected == _indices_map_blocks(x.sharding, x.shape)
     blocks = ah.sharding_blocks(x)
     assert {b.bounds: set(b.device_ids) for b in blocks} == expected
     for b in blocks:
@@ -89,19 +105,51 @@ def test_1d_arrays(mesh, spec):
     assert {b: ids for b, ids in drawn.items()} == expected
 
 
-def test_replicated_blocks_are_striped_and_labelled(mesh):
+def test_replicated_blocks_are_one_box_labelled_with_holders_and_copies(mesh):
     x = _put(np.ones((8, 4), np.float32), mesh, P("data"))
     ax = ah.draw_sharding(x).axes[0]
-    labels = [t.get_text() for t in ax.texts]
-    assert labels == [
-        "devs 0,1\n(2 copies)",
-        "devs 2,3\n(2 copies)",
-        "devs 4,5\n(2 copies)",
-        "devs 6,7\n(2 copies)",
+    assert [t.get_text().replace("\n", " ") for t in ax.texts] == [
+        "devs 0,1 ×2",
+        "devs 2,3 ×2",
+        "devs 4,5 ×2",
+        "devs 6,7 ×2",
     ]
+    assert len(ax.patches) == 4  # one box per block: a copy is not drawn as a part
     full = ah.draw_sharding(_put(np.ones((8, 4), np.float32), mesh, P())).axes[0]
-    assert [t.get_text() for t in full.texts] == ["all 8\ndevices"]
-    assert len([p for p in full.patches if p.get_gid().startswith("device")]) == 8
+    assert [t.get_text() for t in full.texts] == ["devs 0–7 ×8"]
+    assert len(full.patches) == 1
+    cols = ah.draw_sharding(_put(np.ones((8, 4), np.float32), mesh, P(None, "model"))).axes[0]
+    assert [t.get_text().replace("\n", " ") for t in cols.texts] == [
+        "devs 0,2,4,6 ×4",
+        "devs 1,3,5,7 ×4",
+    ]
+
+
+def test_block_labels():
+    assert block_label((3,)) == "dev 3"
+    assert block_label((0, 2, 4, 6)) == "devs 0,2,4,6 ×4"
+    assert block_label((0, 2, 4, 6), wrap=True) == "devs 0,2,4,6\n×4"
+    assert block_label(tuple(range(8, 16))) == "devs 8–15 ×8"
+    assert block_label(tuple(range(0, 16, 2))) == "devs 0,2,4,…,14 ×8"
+
+
+@pytest.mark.parametrize(
+    ("axes", "spec", "shape"),
+    [
+        ((4, 2), P("data"), (8, 6)),
+        ((4, 2), P(None, "data"), (6, 8)),
+        ((2, 4), P("model", None), (8, 8)),
+        ((2, 2, 2), P(("a", "c")), (8,)),
+        ((2, 2, 2), P("b", "c"), (4, 4)),
+    ],
+    ids=str,
+)
+def test_boxes_are_the_blocks_of_devices_indices_map(axes, spec, shape):
+    names = ("data", "model") if len(axes) == 2 else ("a", "b", "c")
+    sharding = NamedSharding(ah.make_mesh(names, axes), spec)
+    assert _drawn(ah.draw_sharding(sharding, shape=shape).axes[0]) == _indices_map_blocks(
+        sharding, shape
+    )
 
 
 def test_subset_of_devices_keeps_device_colours():
@@ -116,13 +164,15 @@ def test_subset_of_devices_keeps_device_colours():
 
 def test_a_sharding_with_a_shape_and_a_scalar(mesh):
     s = NamedSharding(mesh, P("model", "data"))
-    assert _drawn(ah.draw_sharding(s, shape=(4, 8)).axes[0]) == {
-        b.bounds: set(b.device_ids) for b in ah.sharding_blocks(s, (4, 8))
-    }
+    assert (
+        _drawn(ah.draw_sharding(s, shape=(4, 8)).axes[0])
+        == {b.bounds: set(b.device_ids) for b in ah.sharding_blocks(s, (4, 8))}
+        == _indices_map_blocks(s, (4, 8))
+    )
     scalar = _put(np.float32(3), mesh, P())
     (block,) = ah.sharding_blocks(scalar)
     assert block.bounds == () and len(block.device_ids) == 8
-    ah.draw_sharding(scalar)
+    assert _drawn(ah.draw_sharding(scalar).axes[0]) == {(): set(range(8))}
 
 
 def test_side_by_side(mesh):

@@ -22,7 +22,10 @@ from urllib.parse import unquote, urljoin, urlsplit
 import nbformat
 import pytest
 
-from aurora_course.course import colab_url
+from aurora_course.course import STUDENT_FOLDER, colab_url
+from aurora_course.handout import student_texts
+from aurora_course.site.api_links import JAX_DOCS
+from aurora_course.site.tags import CHECK_TOGGLE, SOLUTION_TOGGLE
 
 from .site_browser import (
     chromium,
@@ -172,11 +175,7 @@ def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site,
         assert f"JAX {run['jax_version']}" in facts, facts
         assert f"{run['device_count']} device(s)" in facts, facts
         assert f"{run['seconds']:.1f} s" in facts, facts
-        hrefs = browser.execute_script(
-            "return [...document.querySelectorAll('a[href]')].map(a => a.href)"
-        )
-        assert colab_url(f"{name}.ipynb") in hrefs, f"{name}: no Open in Colab link"
-        assert any(h.endswith(f"/{name}.ipynb") and "_downloads" in h for h in hrefs), name
+        _check_learner_links(browser, site, name)
         sidebar = browser.execute_script(
             "return [...document.querySelectorAll('.bd-sidenav a')].map(a => a.href.split('#')[0])"
         )
@@ -187,6 +186,116 @@ def test_every_notebook_has_a_page_with_its_figures_and_run_facts(browser, site,
         title = browser.title
         assert not title.startswith(name), f"{name}: the page title is the file name: {title}"
     assert total > 0, "no notebook in this build draws a figure: choose SITE_ONLY with one"
+
+
+def _check_learner_links(browser, site: str, name: str) -> None:
+    """What a learner clicks to work on a page: every Colab link (the banner's, the theme's launch
+    button) opens the student copy, except the one labelled as the solutions for self-study; the
+    download serves the student copy, byte for byte as `aurora student` writes it."""
+    links = browser.execute_script(
+        "return [...document.querySelectorAll('a[href]')].map(a => [a.href,"
+        " (a.closest('p, li, div') || a).textContent])"
+    )
+    colab = [(h, text) for h, text in links if h.startswith("https://colab.research.google.com/")]
+    student = colab_url(f"{name}.ipynb", folder=STUDENT_FOLDER)
+    assert student in [h for h, _ in colab], f"{name}: no Open in Colab link to the student copy"
+    for href, text in colab:
+        if href != student:
+            assert href == colab_url(f"{name}.ipynb"), f"{name}: Colab link to {href}"
+            assert "With the solutions" in text, f"{name}: an unlabelled solutions link: {text!r}"
+    downloads = [h for h, _ in links if "_downloads" in h and h.endswith(".ipynb")]
+    assert downloads, f"{name}: no download link"
+    wanted = student_texts([ROOT / "notebooks" / f"{name}.ipynb"])[f"{name}.ipynb"]
+    for href in downloads:
+        assert href.endswith(f"/{name}.ipynb"), href
+        with urllib.request.urlopen(href, timeout=10) as response:
+            served = response.read().decode("utf-8")
+        assert served == wanted, f"{name}: the download is not the student copy"
+
+
+def test_what_a_learner_reads_and_clicks_on_each_page(browser, site, build, summary):
+    """Each figure has alt text (not a file name); JAX names in code and prose link to JAX's
+    reference; every code cell has a copy button that copies; nothing scrolls sideways at the
+    default width; solutions and check cells sit behind toggles that say which they are."""
+    names = _notebook_pages(summary, build)
+    prose_links = 0
+    for name in names:
+        _open(browser, f"{site}{name}.html")
+        alts = browser.execute_script(
+            "return [...document.querySelectorAll('.cell_output img')].map(i => i.alt)"
+        )
+        for alt in alts:
+            assert len(alt.split()) >= 4, f"{name}: a figure's alt text is {alt!r}"
+            assert not re.search(r"[0-9a-f]{16}|\.(png|svg)", alt), f"{name}: alt {alt!r}"
+        code_links = browser.execute_script(
+            "return [...document.querySelectorAll('.cell_input a.aurora-api')].map(a => a.href)"
+        )
+        assert code_links, f"{name}: no JAX name in its code links to JAX's reference"
+        assert all(h.startswith(JAX_DOCS) for h in code_links), code_links
+        prose_links += browser.execute_script(
+            "return [...document.querySelectorAll('.bd-article a[href]')]"
+            f".filter(a => a.href.startsWith('{JAX_DOCS}') && !a.closest('.cell_input')).length"
+        )
+        blocks = browser.execute_script(
+            "return document.querySelectorAll('.cell_input div.highlight').length"
+        )
+        buttons = browser.find_elements(
+            "css selector", ".cell_input div.highlight button.aurora-copy"
+        )
+        assert blocks and len(buttons) == blocks, (
+            f"{name}: {len(buttons)} copy buttons, {blocks} cells"
+        )
+        # The first code cell's button copies its source as written (the clipboard is stubbed
+        # to see what the page hands it; a headless browser has no clipboard to read back).
+        first = buttons[0]
+        browser.execute_script(
+            "window.__copied = null; Object.defineProperty(navigator, 'clipboard', {value:"
+            " {writeText: t => { window.__copied = t; return Promise.resolve(); }},"
+            " configurable: true}); arguments[0].scrollIntoView({block: 'center'});",
+            first,
+        )
+        first.click()
+        _wait(lambda b=first: b.text == "Copied", what="the copy button to say Copied")
+        source = next(
+            c.source
+            for c in nbformat.read(build / "site-src" / f"{name}.ipynb", 4).cells
+            if c.cell_type == "code"
+        )
+        copied = browser.execute_script("return window.__copied")
+        assert copied == source.rstrip("\n"), f"{name}: copied {copied[:200]!r}"
+        wide = browser.execute_script(
+            "const d = document.documentElement;"
+            "const over = [...document.querySelectorAll('pre, table, img, .cell_output')]"
+            "  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)"
+            "  .map(e => e.tagName + ': ' + e.textContent.slice(0, 60));"
+            "return [d.scrollWidth > d.clientWidth ? ['page', d.scrollWidth, d.clientWidth] : null,"
+            "  over]"
+        )
+        assert wide == [None, []], f"{name}: scrolls sideways at the default width: {wide}"
+        toggles = browser.execute_script(
+            "return [...document.querySelectorAll('.cell.tag_solution, .cell.tag_check')].map(c =>"
+            " [c.classList.contains('tag_solution'), c.querySelector('summary .collapsed').textContent,"
+            "  c.querySelector('.cell_input pre').textContent])"
+        )
+        for is_solution, label, code in toggles:
+            assert label.strip() == (SOLUTION_TOGGLE if is_solution else CHECK_TOGGLE)[0], label
+            assert "@title" not in code.splitlines()[0], f"{name}: a solution starts {code[:60]!r}"
+        assert any(not s for s, _, _ in toggles), f"{name}: no collapsed check cell"
+    assert prose_links > 0, "no API name in any page's prose links to JAX's reference"
+    browser.set_window_size(420, 900)  # a phone: the page still fits its width
+    try:
+        for name in names:
+            _open(browser, f"{site}{name}.html")
+            widths = browser.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            assert widths[0] <= widths[1], f"{name}: scrolls sideways at 420 px: {widths}"
+    finally:
+        browser.set_window_size(1280, 900)
+    _open(browser, site + "index.html")
+    landing = browser.find_element("css selector", ".bd-article").text
+    for words in (f"{STUDENT_FOLDER}/", "make learn", SOLUTION_TOGGLE[0], CHECK_TOGGLE[0]):
+        assert words in landing, f"the landing page does not say {words!r}"
 
 
 def _search(browser, site: str, term: str) -> list[str]:
@@ -245,7 +354,16 @@ def test_screenshots(browser, site, build, summary):
     banner = browser.find_element("css selector", ".aurora-ran-on")
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", banner)
     assert browser.save_screenshot(str(SHOTS / "notebook.png"))
-    for shot in ("landing.png", "notebook.png"):
+    shots = ["landing.png", "notebook.png"]
+    for name in names:  # the first page with a figure: a sharding picture where 06 or 07 ran
+        _open(browser, f"{site}{name}.html")
+        figures = browser.find_elements("css selector", ".cell_output img")
+        if figures:
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", figures[-1])
+            assert browser.save_screenshot(str(SHOTS / "picture.png"))
+            shots.append("picture.png")
+            break
+    for shot in shots:
         assert (SHOTS / shot).stat().st_size > 10_000, f"{shot} looks empty"
 
 

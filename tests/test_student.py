@@ -220,3 +220,15 @@ def test_elsewhere_it_uses_the_checkout_the_helpers_came_from(tmp_path, monkeypa
     monkeypatch.setattr(course, "__file__", str(notebooks.parent / "aurora_helpers" / "course.py"))
     assert main(["student", "--out", "copies"]) == 0
     assert (tmp_path / "copies" / "99_test.ipynb").is_file()
+
+
+def test_check_cells_are_stored_collapsed_with_their_source():
+    nb = _classroom_notebook()
+    teaching = nbformat.v4.new_code_cell("y = x * 2\ny")
+    checks = nbformat.v4.new_code_cell("assert y.shape == x.shape, 'y keeps the shape'")
+    nb.cells += [nbformat.v4.new_markdown_cell("More."), teaching, checks]
+    student = make_student_notebook(nb)
+    hidden = [c for c in student.cells if c.metadata.get("jupyter", {}).get("source_hidden")]
+    assert [c.source for c in hidden] == ['ah.check("99.1", pad_to, args=(x, 8))', checks.source]
+    assert all(c.metadata["cellView"] == "form" for c in hidden)  # Colab's collapsed view
+    assert not nb.cells[-1].metadata.get("jupyter")  # the course notebook is not changed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..course import REF, REPOSITORY_SLUG
+from ..course import REF, REPOSITORY_SLUG, STUDENT_FOLDER
 
 
 def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
@@ -17,14 +17,18 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
         # Pages are the notebooks as the runner executed them: never execute again.
         "nb_execution_mode": "off",
         "myst_enable_extensions": ["colon_fence"],
-        "exclude_patterns": ["**.ipynb_checkpoints"],
+        # student/ holds the learners' copies that each page's download serves: files, not pages.
+        "exclude_patterns": ["**.ipynb_checkpoints", f"{STUDENT_FOLDER}/**"],
         "html_theme": "sphinx_book_theme",
         "html_title": title,
         "html_static_path": ["_static"],
         "html_css_files": ["aurora.css"],
+        # Copy buttons on code (our own few lines: no extension, nothing fetched).
+        "html_js_files": ["aurora.js"],
         "html_last_updated_fmt": None,
-        # The theme's download button offers each page's source, the executed notebook.
-        "html_copy_source": True,
+        # No page sources in the site: the executed notebook holds the solutions and instructor
+        # notes. Each page's banner offers the learner's copy instead (pages.banner).
+        "html_copy_source": False,
         "html_favicon": "_static/aurora.svg",
         # The theme's light/dark switch needs a starting mode, else it logs a console error.
         "html_context": {"default_mode": "light"},
@@ -32,9 +36,10 @@ def sphinx_config(title: str = "Project Aurora") -> dict[str, Any]:
         "html_theme_options": {
             "repository_url": f"https://github.com/{REPOSITORY_SLUG}",
             "repository_branch": REF,
-            "path_to_docs": "notebooks",
+            # The theme's Colab button opens the learner's copy, as the banner's link does.
+            "path_to_docs": STUDENT_FOLDER,
             "use_repository_button": True,
-            "use_download_button": True,
+            "use_download_button": False,
             "launch_buttons": {"colab_url": "https://colab.research.google.com"},
             "home_page_in_toc": True,
             "show_toc_level": 2,

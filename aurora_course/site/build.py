@@ -9,8 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..course import STUDENT_FOLDER
+from ..course_notebook import NotebookNode
 from ..records import NotebookRun
 from ._conf import sphinx_config
+from .api_links import link_markdown, link_pages, notebook_aliases
+from .code_lines import hang_wrapped_lines
 from .pages import PROBE_PAGE, banner, landing_page, probe_page
 from .tags import TAG_BEHAVIOUR, site_copy
 
@@ -54,16 +58,36 @@ def sphinx_available() -> bool:
     )
 
 
+def student_copy_for(run: NotebookRun, notebooks_dir: Path | None) -> NotebookNode:
+    """The learner's copy of a run's notebook, as ``aurora student`` writes it into ``student/``:
+    from the course notebook in ``notebooks_dir`` where it is there, else from the executed copy
+    (its injected parameters cell dropped)."""
+    import nbformat
+
+    from ..student import make_student_notebook
+
+    source = notebooks_dir / f"{run.notebook}.ipynb" if notebooks_dir is not None else None
+    if source is not None and source.exists():
+        return make_student_notebook(nbformat.read(source, as_version=4))
+    nb = nbformat.read(run.output, as_version=4)
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    nb.metadata.pop("papermill", None)
+    return make_student_notebook(nb)
+
+
 def write_sources(
     runs: Iterable[NotebookRun],
     source_dir: Path,
     probe_html: str = "",
     tag_table: Mapping[str, tuple[str, ...]] = TAG_BEHAVIOUR,
+    notebooks_dir: Path | None = None,
 ) -> list[NotebookRun]:
-    """Write the Sphinx source folder: conf, landing page, probe page, one notebook copy per run.
+    """Write the Sphinx source folder: conf, landing page, probe page, one notebook copy per run,
+    and each notebook's student copy (``student/``, what the page's download serves).
 
     Each run names its executed notebook in ``output``; the notebooks are copied, never changed,
-    and never executed again. Returns the runs that became pages (those with an executed copy).
+    and never executed again. ``notebooks_dir`` holds the course notebooks the student copies are
+    made from. Returns the runs that became pages (those with an executed copy).
     """
     import nbformat
 
@@ -84,6 +108,10 @@ def write_sources(
             continue  # nothing was executed: the run's report says why
         notebook = CourseNotebook.read(output)
         nbformat.write(site_copy(notebook.nb, banner(run), tag_table), source_dir / output.name)
+        (source_dir / STUDENT_FOLDER).mkdir(exist_ok=True)
+        nbformat.write(
+            student_copy_for(run, notebooks_dir), source_dir / STUDENT_FOLDER / output.name
+        )
         pages.append(run)
         try:
             references += entries_of(notebook)
@@ -99,7 +127,9 @@ def write_sources(
     (source_dir / "conf.py").write_text(_conf_py(sphinx_config()), encoding="utf-8")
     extra = []
     if references:
-        (source_dir / f"{QUICKREF_PAGE}.md").write_text(as_myst(references), encoding="utf-8")
+        (source_dir / f"{QUICKREF_PAGE}.md").write_text(
+            link_markdown(as_myst(references)), encoding="utf-8"
+        )
         extra.append(QUICKREF_PAGE)
     try:
         schedule = render_schedule(times)
@@ -169,12 +199,16 @@ def build_site(
     *,
     probe_html: str = "",
     strict: bool = False,
+    notebooks_dir: Path | None = None,
 ) -> SiteBuild:
     """Build ``build_dir/site/`` from the executed notebooks of a course run.
 
     Sources go to ``build_dir/site-src/``, Sphinx's working files to ``build_dir/site-src-work/``;
     the notebooks are read as executed (``nb_execution_mode
     = "off"``). With ``strict``, any Sphinx warning is an error (the tests build this way).
+    ``notebooks_dir``: the course notebooks, for the student copies each page offers.
+    After Sphinx, the JAX names in each page's code are linked to JAX's reference and each code
+    line becomes a block that wraps with a hanging indent (:mod:`.code_lines`).
 
     Raises:
         SiteBuildError: Sphinx, myst-nb or the book theme is missing (install the ``course``
@@ -187,8 +221,21 @@ def build_site(
         )
     start = time.perf_counter()
     source_dir, site_dir = build_dir / "site-src", build_dir / "site"
-    pages = write_sources(runs, source_dir, probe_html)
+    import nbformat
+
+    pages = write_sources(runs, source_dir, probe_html, notebooks_dir=notebooks_dir)
     warnings = run_sphinx(source_dir, site_dir, strict=strict)
+    link_pages(
+        site_dir,
+        {
+            p.notebook: notebook_aliases(nbformat.read(source_dir / f"{p.notebook}.ipynb", 4))
+            for p in pages
+        },
+    )
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if '<div class="highlight"><pre>' in text:
+            page.write_text(hang_wrapped_lines(text), encoding="utf-8")
     return SiteBuild(
         index=site_dir / "index.html",
         seconds=time.perf_counter() - start,

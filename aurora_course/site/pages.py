@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..course import REPOSITORY_SLUG, colab_url
+from ..course import REPOSITORY_SLUG, STUDENT_FOLDER, colab_url
 from ..records import NotebookRun
+from .tags import CHECK_TOGGLE, SOLUTION_TOGGLE
 
 #: Page name of the machine probe.
 PROBE_PAGE = "machine"
@@ -17,17 +18,24 @@ def _escape(text: str) -> str:
 
 
 def banner(page: NotebookRun) -> str:
-    """The markdown cell inserted under each notebook's title: run facts, Colab, download."""
+    """The markdown cell inserted under each notebook's title: run facts, then the learner's copy
+    (``student/``: exercises as stubs, no instructor notes) in Colab and as the download, and the
+    course notebook with its solutions as a separate link for self-study."""
     status = (
         "" if page.status == "ok" else f"\n\n**This notebook failed:** {_escape(page.error or '?')}"
     )
+    name = page.notebook + ".ipynb"
     return (
         "```{admonition} What this page ran on\n"
         ":class: aurora-ran-on\n\n"
         f"{page.ran_on()}{status}\n"
         "```\n\n"
-        f"[Open in Colab]({colab_url(page.notebook + '.ipynb')}) · "
-        f"{{download}}`Download the notebook <{page.notebook}.ipynb>`"
+        f"**Your copy** (exercises to fill in): "
+        f"[Open in Colab]({colab_url(name, folder=STUDENT_FOLDER)}) · "
+        f"{{download}}`Download the notebook <{STUDENT_FOLDER}/{name}>`"
+        "\n\n"
+        f"**With the solutions**, for self-study: "
+        f"[open the course notebook in Colab]({colab_url(name)})"
     )
 
 
@@ -65,14 +73,22 @@ The machine these pages ran on is described on {{doc}}`the machine page <{PROBE_
 
 ## How to run it
 
-- **Colab:** each page has an "Open in Colab" link; the first cell installs the course helpers.
-  Choose a GPU or TPU runtime to see real devices, or keep the CPU runtime for 8 simulated ones.
-- **JupyterLab:** clone [the repository]({repo}), then `make lab`.
+Work in **your copy** of each notebook: the copies in the repository's `student/` folder have
+the exercises as stubs for you to fill in, and no solutions or instructor notes.
+
+- **Colab:** each page's "Open in Colab" link opens your copy; the first cell installs the course
+  helpers. Choose a GPU or TPU runtime to see real devices, or keep the CPU runtime for 8
+  simulated ones. "Download the notebook" gives the same copy as a file.
+- **JupyterLab on your machine:** clone [the repository]({repo}), then `make learn`: JupyterLab
+  opens `student/`, the copies to work in. (`make lab` opens the course notebooks, solutions
+  included: for instructors.)
+- **Self-study:** each page also links the course notebook with its solutions.
 - **The whole course from the command line:** `make run` executes every notebook into `build/`
   and builds this site in `build/site/`; `make test` checks everything.
 
-Solutions to the exercises are collapsed: click a solution's toggle to open it. Notes for
-instructors are collapsed too ("Instructor note").
+On these pages each exercise's solution is collapsed: click "{SOLUTION_TOGGLE[0]}" to open it.
+The cells that check a claim or an exercise are collapsed too ("{CHECK_TOGGLE[0]}"), and so are
+the notes for instructors ("Instructor note").
 {more}
 ```{{toctree}}
 :hidden:

@@ -3,6 +3,8 @@ learner's answer read from the kernel and screened, and errors a cell expects.
 
 - :mod:`.exercises`: :func:`check`, :class:`Case`, the verdicts and the check log;
 - :mod:`.routes`: route checks (``ah.uses``, ``ah.computes_per_device``, ...) over one trace;
+- :mod:`.budgets`: budgets over all an answer does (the largest array it made, anywhere);
+- :mod:`.off_limits`: the check's own references, found when an answer reaches them;
 - :mod:`.answer_cells`: the learner's answer, found in the kernel's history;
 - :mod:`.answer_screen` and :mod:`._answer_rules`: what an answer may not do (read the check's
   reference, reach the checker's frames, change its environment);

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..compiled.jaxpr_inspect import Program, trace_program
 from ..contract import CheckRecord, Status, checks_raise, log_check
+from .off_limits import OffLimits, reached_problem, watching
 
 #: A requirement on how an answer computes: called with the learner's function and the first
 #: call's ``args`` and ``kwargs``, it returns the problems it found (empty when the route is right).
@@ -83,19 +84,32 @@ class CheckResult:
     def wrong(self) -> bool:
         return self.status == "wrong"
 
-    def __str__(self) -> str:
+    def _headline(self) -> str:
         mark = {"solved": "✅", "not solved yet": "⏳", "wrong": "❌"}[self.status]
-        tail = f" {self.detail}" if self.detail else ""
-        return f"{mark} Exercise {self.exercise}: {self.status}.{tail}"
+        return f"{mark} Exercise {self.exercise}: {self.status}."
+
+    def _lines(self) -> list[str]:
+        """The detail as lines: each problem (one per case or group of cases), then the hint."""
+        return [line for line in self.detail.splitlines() if line.strip()]
+
+    def __str__(self) -> str:
+        lines = self._lines()
+        if self.status != "wrong" or not lines:
+            return " ".join([self._headline(), *lines])
+        return "\n".join([self._headline(), *(f"  • {line}" for line in lines)])
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
         colour = {"solved": "#1a7f37", "not solved yet": "#9a6700", "wrong": "#cf222e"}[self.status]
-        return (
-            f"<div style='color:{colour};font-weight:600;white-space:pre-wrap'>"
-            f"{html.escape(str(self))}</div>"
+        head = f"<div style='color:{colour};font-weight:600'>{html.escape(self._headline())}"
+        lines = self._lines()
+        if self.status != "wrong" or not lines:
+            return head + "".join(f" {html.escape(line)}" for line in lines) + "</div>"
+        items = "".join(
+            f"<li style='white-space:pre-wrap'>{html.escape(line)}</li>" for line in lines
         )
+        return f"{head}</div><ul style='color:{colour};margin:0.2em 0'>{items}</ul>"
 
 
 @dataclass(frozen=True)
@@ -371,6 +385,7 @@ def check(
     check_dtype: bool = True,
     check_sharding: bool = False,
     compare: Callable[[Any, Any], list[str]] | None = None,
+    off_limits: OffLimits = (),
 ) -> CheckResult:
     """Check an exercise answer and say what differs.
 
@@ -390,6 +405,10 @@ def check(
         hint: a sentence added to a "wrong" message, pointing to the idea the exercise needs.
         compare: a custom comparison returning a list of differences (empty when correct);
             replaces the default :func:`differences`.
+        off_limits: the check's own references (the notebook's function that computes the
+            expected value; names of built-in methods such as ``"cost_analysis"``): an answer
+            that reaches one while it runs, by any path, is wrong
+            (:mod:`aurora_helpers.checks.off_limits`).
 
     Returns:
         A :class:`CheckResult`: "solved"; "not solved yet" when the answer is still a stub
@@ -418,6 +437,7 @@ def check(
             cases=tuple(cases),
             route=tuple(route),
             hint=hint,
+            off_limits=off_limits,
             compare=compare
             or (
                 lambda got, want: differences(
@@ -442,16 +462,40 @@ def _broken_rules(exercise: str, problems: list[str]) -> CheckResult:
     return CheckResult(
         exercise,
         "wrong",
-        "the answer breaks a rule of answer cells (`aurora grade` applies the same rules): "
-        f"{'; '.join(problems[:5])}. Change that, then run the answer cell and this check again",
+        "\n".join(
+            [
+                "the answer breaks a rule of answer cells (`aurora grade` applies the same rules)",
+                *(p.rstrip(". ") for p in problems[:5]),
+                "Change that, then run the answer cell and this check again",
+            ]
+        ),
     )
 
 
 def _once(problem: str, labels: list[str], runs: int) -> str:
-    """One problem, said once: with its case's label, or with how many of the cases showed it."""
-    if len(labels) == 1:
-        return labels[0] + problem
-    return f"{problem} (in {len(labels)} of the {runs} cases tried)"
+    """One problem on one line, with the cases that showed it (said once, not once per case).
+
+    ``labels`` are the cases' labels (``"for n = 2: "``; ``""`` for the call the notebook shows).
+    """
+    names = [
+        label.removeprefix("for ").removesuffix(": ") or "the arguments shown" for label in labels
+    ]
+    problem = problem.rstrip(". ")
+    if runs == 1:
+        return problem
+    if len(names) == 1:
+        return f"for {names[0]}: {problem}"
+    if len(names) == runs:
+        return f"in all {runs} cases tried: {problem}"
+    return f"for {', '.join(names)} ({len(names)} of the {runs} cases tried): {problem}"
+
+
+def _detail(problems: list[str], hint: str | None) -> str:
+    """The lines of a "wrong" report: one per problem, then the hint."""
+    lines = [p.rstrip(". ") for p in dict.fromkeys(problems)]
+    if hint:
+        lines.append(f"Hint: {hint.rstrip()}")
+    return "\n".join(lines)
 
 
 def _judge(
@@ -465,6 +509,7 @@ def _judge(
     route: tuple[RouteCheck, ...],
     hint: str | None,
     compare: Callable[[Any, Any], list[str]],
+    off_limits: OffLimits = (),
 ) -> CheckResult:
     if _is_stub(answer):
         return CheckResult(exercise, "not solved yet", "Replace the `...` in the answer cell.")
@@ -485,11 +530,15 @@ def _judge(
     try:
         for label, call_args, call_kwargs, want in runs:
             try:
-                if one_trace:
-                    got, program = _traced_call(answer, call_args, call_kwargs)
-                    programs.append((label, call_args, call_kwargs, program))
-                else:
-                    got = _call(answer, call_args, call_kwargs) if is_function else answer
+                with watching(off_limits) as reached:
+                    if one_trace:
+                        got, program = _traced_call(answer, call_args, call_kwargs)
+                        programs.append((label, call_args, call_kwargs, program))
+                    else:
+                        got = _call(answer, call_args, call_kwargs) if is_function else answer
+                if reached:
+                    per_case.setdefault(reached_problem(reached), []).append(label)
+                    continue
             except _StillStub:
                 raise
             except _Untraceable as err:
@@ -519,12 +568,11 @@ def _judge(
             first_args, first_kwargs = (runs[0][1], runs[0][2])
             for requirement in route:
                 if not one_trace or requirement not in _READS_TRACE:
-                    problems += _route_problems(requirement, answer, first_args, first_kwargs)
+                    with watching(off_limits) as reached:
+                        found = _route_problems(requirement, answer, first_args, first_kwargs)
+                    problems += [reached_problem(reached)] if reached else found
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:
-        detail = "; ".join(dict.fromkeys(problems))
-        if hint:
-            detail += f". Hint: {hint}"
-        return CheckResult(exercise, "wrong", detail)
+        return CheckResult(exercise, "wrong", _detail(problems, hint))
     return CheckResult(exercise, "solved")

@@ -33,35 +33,43 @@ def _names(primitive: str) -> frozenset[str]:
     return PRIMITIVE_ALIASES.get(primitive, frozenset({primitive}))
 
 
-def _trace_counts(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    from ..compiled.jaxpr_inspect import primitive_counts
-
-    return primitive_counts(fn, *args, **kwargs)
-
-
 def _untraceable(err: Exception) -> list[str]:
     return [untraceable(err)]
 
 
 def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> RouteCheck:
-    """A route check that the result does (``want``) or does not depend on each of ``primitives``."""
+    """A route check that the result does (``want``) or does not depend on each of ``primitives``;
+    where it must, each one must also *determine* it (its outputs changed, the result changes)."""
     tail = f" ({why})" if why else ""
 
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> list[str]:
+        from ..compiled.jaxpr_inspect import trace_program
+        from ..compiled.perturb import determines
+
         try:
-            counts = _trace_counts(fn, args, kwargs)
+            program = trace_program(fn, args, kwargs)
         except (TypeError, jax.errors.ConcretizationTypeError) as err:
             return _untraceable(err)
+        counts = program.primitives()
         present = {p: any(counts.get(n, 0) for n in _names(p)) for p in primitives}
         off = [p for p, here in present.items() if here != want]
-        if not off:
+        if off:
+            names = ", ".join(off)
+            if want:
+                return [f"nothing your function returns goes through {names}{tail}"]
+            return [f"your function's result goes through {names}{tail}"]
+        if not want:
             return []
-        names = ", ".join(off)
-        if want:
-            return [f"nothing your function returns goes through {names}{tail}"]
-        return [f"your function's result goes through {names}{tail}"]
+        idle = [p for p in primitives if determines(program, _names(p), args, kwargs) is False]
+        if not idle:
+            return []
+        names = ", ".join(idle)
+        return [
+            f"your result does not change when what {names} computes changes: it is in your "
+            f"function, but something else decides the values you return{tail}"
+        ]
 
     return reads_trace(requirement, every_case=not want)
 
@@ -70,7 +78,10 @@ def uses(*primitives: str, why: str = "") -> RouteCheck:
     """The answer's result depends on each primitive (nested ``jit``/``shard_map``/loops included).
 
     Only what the result depends on counts: a ``shard_map``, ``psum`` or ``pallas_call`` called
-    beside the real computation and thrown away (which XLA would drop) does not satisfy it.
+    beside the real computation and thrown away (which XLA would drop) does not satisfy it, and
+    neither does one whose values do not decide the result (``real + 0 * taught(x)``): the
+    program is run again with that operation's outputs changed, and the result must change
+    (:func:`aurora_helpers.compiled.perturb.determines`).
 
     Names are as ``jax.make_jaxpr`` prints them (``"shard_map"``, ``"ppermute"``, ``"psum"``,
     ``"all_gather"``, ``"reduce_scatter"``, ``"scatter-add"``, ``"while"``); ``"loop"`` accepts a

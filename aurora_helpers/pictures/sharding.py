@@ -2,8 +2,10 @@
 
 ``jax.debug.visualize_array_sharding`` draws a text table and needs ``rich``; these pictures need
 only matplotlib, return the :class:`matplotlib.figure.Figure` (so a notebook can show it, save it
-or check it), and keep one colour per device across pictures. A block held by several devices
-(replicated) is drawn in stripes, one per device, and labelled with all of them.
+or check it), and keep one colour per device across pictures. As in JAX's picture, each distinct
+block is one box, labelled with every device that holds it and how many copies there are ("devs
+0,2,4,6 ×4"): a block held by one device has that device's colour; a replicated block is one
+greyed box in the colour of its first holder, so copies never look like a split.
 
 The blocks come from the sharding itself (``sharding.devices_indices_map(shape)``), the same map
 that decides what ``x.addressable_shards`` hold; :func:`sharding_blocks` returns them as data.
@@ -119,14 +121,31 @@ def _rows_cols(shape: tuple[int, ...]) -> tuple[int, int]:
     return 1, (shape[0] if shape else 1)
 
 
-def _device_ids_label(ids: Sequence[int], total: int) -> str:
-    if len(ids) > 1 and len(ids) == total:
-        return f"all {total}\ndevices"
-    if len(ids) > 4:
-        return f"{len(ids)} devices\n{ids[0]}…{ids[-1]}"
-    if len(ids) > 1:
-        return "devs " + ",".join(str(i) for i in ids) + f"\n({len(ids)} copies)"
-    return f"dev {ids[0]}"
+def _id_list(ids: Sequence[int]) -> str:
+    """``0,2,4,6``; a run of consecutive ids longer than three as ``0–7``."""
+    if len(ids) > 3 and list(ids) == list(range(ids[0], ids[-1] + 1)):
+        return f"{ids[0]}–{ids[-1]}"
+    if len(ids) > 6:
+        return ",".join(str(i) for i in ids[:3]) + ",…," + str(ids[-1])
+    return ",".join(str(i) for i in ids)
+
+
+def block_label(ids: Sequence[int], *, wrap: bool = False) -> str:
+    """The label of a block held by devices ``ids``: ``dev 3``, or ``devs 0,2,4,6 ×4`` (the
+    holders and the number of copies; ``wrap`` puts the count on a line of its own)."""
+    if len(ids) == 1:
+        return f"dev {ids[0]}"
+    return f"devs {_id_list(ids)}" + ("\n" if wrap else " ") + f"×{len(ids)}"
+
+
+def block_color(ids: Sequence[int]) -> tuple[float, float, float, float]:
+    """A block's fill: its device's colour, or for a replicated block the first holder's colour
+    washed towards grey (one box, one colour: a copy is not a part)."""
+    colour = device_color(ids[0])
+    if len(ids) == 1:
+        return colour
+    grey = 0.86
+    return (*(0.35 * c + 0.65 * grey for c in colour[:3]), 1.0)  # type: ignore[return-value]
 
 
 def _spec_text(sharding: jax.sharding.Sharding) -> str:
@@ -142,45 +161,36 @@ def _draw_blocks(ax: Axes, x: ShardedThing, shape: Sequence[int] | None, title: 
     sharding, full_shape = _sharding_and_shape(x, shape)
     blocks = sharding_blocks(sharding, full_shape)
     n_rows, n_cols = _rows_cols(full_shape)
-    total = len(sharding.device_set)
     for block in blocks:
         # Draw 1-D arrays as one row and a scalar as a single cell.
         (r0, r1), (c0, c1) = (((0, 1), (0, 1)), ((0, 1), *block.bounds), block.bounds)[
             len(full_shape)
         ]
-        stripe = (c1 - c0) / len(block.device_ids)
-        for k, device_id in enumerate(block.device_ids):
-            ax.add_patch(
-                Rectangle(
-                    (c0 + k * stripe, r0),
-                    stripe,
-                    r1 - r0,
-                    facecolor=device_color(device_id),
-                    edgecolor="none",
-                    gid=f"device {device_id}",
-                )
-            )
         ax.add_patch(
             Rectangle(
                 (c0, r0),
                 c1 - c0,
                 r1 - r0,
-                fill=False,
+                facecolor=block_color(block.device_ids),
                 edgecolor="black",
                 linewidth=1.5,
-                gid="block " + ",".join(f"{a}:{b}" for a, b in block.bounds),
+                gid="block "
+                + ",".join(f"{a}:{b}" for a, b in block.bounds)
+                + " devices "
+                + ",".join(str(i) for i in block.device_ids),
             )
         )
         # Narrow, tall blocks get their label turned sideways so neighbours do not overlap.
         width, height = (c1 - c0) / n_cols, (r1 - r0) / n_rows
+        sideways = width < 0.2 and height > width
         ax.text(
             (c0 + c1) / 2,
             (r0 + r1) / 2,
-            _device_ids_label(block.device_ids, total),
+            block_label(block.device_ids, wrap=not sideways and width < 0.5),
             ha="center",
             va="center",
-            fontsize=8,
-            rotation=90 if width < 0.2 and height > width else 0,
+            fontsize=8 if len(blocks) <= 8 else 7,
+            rotation=90 if sideways else 0,
             bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.8, "lw": 0},
         )
     ax.set_xlim(0, n_cols)
@@ -200,7 +210,8 @@ def draw_sharding(
     x: ShardedThing, *, shape: Sequence[int] | None = None, title: str | None = None
 ) -> Figure:
     """A picture of which device holds which block of ``x`` (1-D or 2-D array, or a sharding
-    with ``shape``). One colour per device; replicated blocks are striped and list every holder.
+    with ``shape``). One box per distinct block, labelled with its holders and copies ("devs
+    0,1 ×2"); a block on one device has that device's colour, a replicated block a greyed one.
     """
     _, full_shape = _sharding_and_shape(x, shape)
     n_rows, n_cols = _rows_cols(full_shape)
