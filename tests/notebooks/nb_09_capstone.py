@@ -315,7 +315,7 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "09.1": {
         "a helper per step and the standard library": (
             "import math\n"
-            "def peak(kind, layers, d_model, d_ff, rows, devices):\n"
+            "def estimated_peak(kind, layers, d_model, d_ff, rows, devices):\n"
             "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
             "    state = 2 * layers * block / devices\n"
             "    base = 2 * state + 2 * 4 * rows * d_model + layers * 4 * rows * d_model\n"
@@ -324,7 +324,7 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
             "    return base + 4 * rows * d_ff + 2 * block\n"
             "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
             "    for kind in ('FSDP', 'FSDP per block'):\n"
-            "        if peak(kind, layers, d_model, d_ff, rows, devices) <= math.floor(budget):\n"
+            "        if estimated_peak(kind, layers, d_model, d_ff, rows, devices) <= math.floor(budget):\n"
             "            return kind\n"
             "    return None"
         ),
