@@ -331,19 +331,19 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     },
     "09.2": {
         "a helper per pass, with a trial print": (
-            "def forward(batch, layers, dp, tp):\n"
+            "def forward_pass(batch, layers, dp, tp):\n"
             "    weight = 4 * dm * df // tp\n"
             "    gathers = [ah.collective_cost('all-gather', weight, dp)] * (2 * layers)\n"
             "    sums = [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * layers\n"
             "    return gathers + sums + [ah.collective_cost('all-reduce', 4, dp)]\n"
-            "def backward(batch, layers, dp, tp):\n"
+            "def backward_pass(batch, layers, dp, tp):\n"
             "    weight = 4 * dm * df // tp\n"
             "    out = [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
             "    out += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
             "    out += [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * (layers - 1)\n"
             "    return out\n"
             "def predict_fsdp_tp(batch, layers, dp, tp):\n"
-            "    return forward(batch, layers, dp, tp) + backward(batch, layers, dp, tp)\n"
+            "    return forward_pass(batch, layers, dp, tp) + backward_pass(batch, layers, dp, tp)\n"
             "print(len(predict_fsdp_tp(batch, layers, dp_size, tp_size)), 'collectives')"
         ),
     },
