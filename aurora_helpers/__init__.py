@@ -63,6 +63,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     # perf/: measuring.
     "perf.memory_profile": ("read_memory_profile",),
     "perf.peaks": ("PEAKS", "peak_for"),
+    "perf.plan_panel": ("PlanPanel",),
+    "perf.planned_step": ("check_plan",),
+    "perf.planner": ("Layout", "Transformer", "plan", "search"),
     "perf.profiles": ("TraceEvent", "draw_trace", "op_dependencies", "read_trace"),
     "perf.roofline": ("measure_roofline",),
     "perf.state_sizes": ("folder_bytes", "state_bytes"),
