@@ -63,6 +63,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     # perf/: measuring.
     "perf.memory_profile": ("read_memory_profile",),
     "perf.peaks": ("PEAKS", "peak_for"),
+    "perf.plan_panel": ("PlanPanel",),
+    "perf.planned_step": ("check_plan",),
+    "perf.planner": ("Layout", "Transformer", "plan", "search"),
     "perf.profiles": ("TraceEvent", "draw_trace", "op_dependencies", "read_trace"),
     "perf.roofline": ("measure_roofline",),
     "perf.state_sizes": ("folder_bytes", "state_bytes"),
@@ -70,6 +73,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "perf.throughput.caches": ("read_caches",),
     "perf.timing": ("benchmark", "dispatch_timeline", "format_seconds", "timing_mistakes"),
     # pictures/.
+    "pictures.explorer": (
+        "ShardingExplorerPanel",
+        "explore_sharding",
+        "explorer_gallery_html",
+        "gallery_configs",
+    ),
     "pictures.layout": ("draw_layout_costs",),
     "pictures.machine": ("draw_machine",),
     "pictures.pallas": ("draw_pallas_blocks", "pallas_blocks"),

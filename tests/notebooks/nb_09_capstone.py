@@ -5,6 +5,26 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "09.1": {
+        "the check's fsdp_memory run in a thread started before the check": (
+            "import concurrent.futures\n"
+            "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+            "_pool.submit(int).result()  # its worker thread exists before the check runs\n"
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    peaks = _pool.submit(fsdp_memory, layers, d_model, d_ff, rows, devices).result()\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
+        "the configuration changed, then the check's fsdp_memory": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    jax.config.update('jax_log_compiles', False)\n"
+            "    peaks = fsdp_memory(layers, d_model, d_ff, rows, devices)\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
         "hard-coded choice": (
             "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
             "    return 'FSDP per block'"
@@ -58,6 +78,19 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "            return name\n"
             "    return None"
         ),
+        "the check's own fsdp_memory, called only where the budget is close": (
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    if budget > 10 * layers * block:\n"
+            "        return 'FSDP'\n"
+            "    if budget < block / devices:\n"
+            "        return None\n"
+            "    peaks = fsdp_memory(layers, d_model, d_ff, rows, devices)\n"
+            "    for name in ('FSDP', 'FSDP per block'):\n"
+            "        if peaks[name][1] <= budget:\n"
+            "            return name\n"
+            "    return None"
+        ),
         "the check's own measurement, cached": (
             "import functools\n"
             "_measure = functools.cache(fsdp_memory)\n"
@@ -86,6 +119,37 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "09.2": {
+        "the check's measurement run in a thread started before the check": (
+            "import concurrent.futures\n"
+            "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+            "_pool.submit(int).result()  # its worker thread exists before the check runs\n"
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    traffic = _pool.submit(compiled_fsdp_tp_bytes, batch, layers, dp, tp).result()\n"
+            "    return list(traffic.costs)"
+        ),
+        "the configuration changed, then the step compiled and read": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    jax.config.update('jax_log_compiles', False)\n"
+            "    return list(compiled_fsdp_tp_bytes(batch, layers, dp, tp).costs)"
+        ),
+        "the notebook's step lowered, not compiled, beside the arithmetic": (
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    grid = jax.make_mesh((dp, tp), ('data', 'model'), axis_types=(AxisType.Explicit,) * 2)\n"
+            "    shapes = {'w1': (dm, df), 'b1': (df,), 'w2': (df, dm), 'b2': (dm,)}\n"
+            "    def sds(shape, spec):\n"
+            "        return jax.ShapeDtypeStruct(shape, jnp.float32, sharding=NamedSharding(grid, spec))\n"
+            "    params = [{k: sds(shapes[k], spec) for k, spec in mixed_specs.items()}] * layers\n"
+            "    data = sds((batch, dm), P('data'))\n"
+            "    text = make_fsdp_tp_step(grid, layers).lower(params, params, data, data).as_text()\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    gathers = text.count('all_gather')\n"
+            "    costs = [ah.collective_cost('all-gather', weight, dp)] * gathers\n"
+            "    costs += [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
+            "    costs += [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * (2 * layers - 1)\n"
+            "    costs.append(ah.collective_cost('all-reduce', 4, dp))\n"
+            "    return costs"
+        ),
         "hard-coded bytes (the explicit FSDP x TP step of section 4)": (
             "def predict_fsdp_tp(batch, layers, dp, tp):\n"
             "    return list(measured['FSDP × TP']['step'].costs)"
@@ -166,6 +230,26 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     # Each answer replaces the whole solution cell, so it defines both functions.
     "09.3": {
+        "a gather by zero-padded sums, plus 0 x the all_gather": (
+            "def gather(shards):\n"
+            "    def whole(b):\n"
+            "        k = jax.lax.axis_index(ALL)\n"
+            "        padded = jnp.zeros((b.shape[0] * n, *b.shape[1:]), b.dtype)\n"
+            "        summed = jax.lax.psum(jax.lax.dynamic_update_slice_in_dim(padded, b, k * b.shape[0], 0), ALL)\n"
+            "        return summed + 0 * jax.lax.all_gather(b, ALL, axis=0, tiled=True)\n"
+            "    return jax.tree.map(whole, shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True) / n, grads)\n"
+        ),
+        "the configuration changed beside a right answer": (
+            "jax.config.update('jax_default_matmul_precision', 'highest')\n"
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: jax.lax.all_gather(b, ALL, axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    return jax.tree.map(\n"
+            "        lambda g: jax.lax.psum_scatter(g, ALL, scatter_dimension=0, tiled=True) / n, grads)\n"
+        ),
         "hard-coded parameters instead of a gather": (
             "def gather(shards):\n    return jax.tree.map(jnp.asarray, params_np)\n"
             "def scatter(grads):\n"
@@ -226,6 +310,56 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
 }
 
+
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "09.1": {
+        "a helper per step and the standard library": (
+            "import math\n"
+            "def estimated_peak(kind, layers, d_model, d_ff, rows, devices):\n"
+            "    block = 4 * (2 * d_model * d_ff + d_ff + d_model)\n"
+            "    state = 2 * layers * block / devices\n"
+            "    base = 2 * state + 2 * 4 * rows * d_model + layers * 4 * rows * d_model\n"
+            "    if kind == 'FSDP':\n"
+            "        return base + layers * 4 * rows * d_ff + layers * block\n"
+            "    return base + 4 * rows * d_ff + 2 * block\n"
+            "def choose_fsdp(budget, layers, d_model, d_ff, rows, devices):\n"
+            "    for kind in ('FSDP', 'FSDP per block'):\n"
+            "        if estimated_peak(kind, layers, d_model, d_ff, rows, devices) <= math.floor(budget):\n"
+            "            return kind\n"
+            "    return None"
+        ),
+    },
+    "09.2": {
+        "a helper per pass, with a trial print": (
+            "def forward_pass(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    gathers = [ah.collective_cost('all-gather', weight, dp)] * (2 * layers)\n"
+            "    sums = [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * layers\n"
+            "    return gathers + sums + [ah.collective_cost('all-reduce', 4, dp)]\n"
+            "def backward_pass(batch, layers, dp, tp):\n"
+            "    weight = 4 * dm * df // tp\n"
+            "    out = [ah.collective_cost('reduce-scatter', weight, dp)] * (2 * layers)\n"
+            "    out += [ah.collective_cost('all-reduce', 4 * (df // tp + dm), dp)] * layers\n"
+            "    out += [ah.collective_cost('all-reduce', 4 * batch // dp * dm, tp)] * (layers - 1)\n"
+            "    return out\n"
+            "def predict_fsdp_tp(batch, layers, dp, tp):\n"
+            "    return forward_pass(batch, layers, dp, tp) + backward_pass(batch, layers, dp, tp)\n"
+            "print(len(predict_fsdp_tp(batch, layers, dp_size, tp_size)), 'collectives')"
+        ),
+    },
+    "09.3": {
+        "the P alias and a lax spelling": (
+            "from jax.sharding import PartitionSpec as P\n"
+            "from jax import lax\n"
+            "def gather(shards):\n"
+            "    return jax.tree.map(lambda b: lax.all_gather(b, ('data', 'model'), axis=0, tiled=True), shards)\n"
+            "def scatter(grads):\n"
+            "    count = lax.axis_size(('data', 'model'))\n"
+            "    return jax.tree.map(lambda g: lax.psum_scatter(g, ('data', 'model'), scatter_dimension=0, tiled=True) / count, grads)"
+        ),
+    },
+}
+
 COVERAGE: dict[str, dict[str, str]] = {
     "09.1": {
         "hard-coded": "hard-coded choice",
@@ -235,6 +369,17 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "measured on one device, divided by the device count",
         "reference": "the check's own measurement, cached",
         "idle": "peaks worked out, then the budget compared with the shards only",
+        "times zero": "n/a: the answer returns a name chosen by comparing numbers; it runs no "
+        "operation whose outputs could be scaled by zero (the route checks refuse any traced or "
+        "compiled program)",
+        "switches when traced": "n/a: the check calls the answer on Python numbers only, never "
+        "under a trace, and refuses any program the answer traces",
+        "split across calls": "n/a: no per-call bound: a single compiled or traced program in "
+        "any of the route check's 13 calls is refused",
+        "unwatched": "the check's fsdp_memory run in a thread started before the check",
+        "host inside": "n/a: the task is host arithmetic by design; there is no device construct "
+        "for the host to work inside",
+        "environment": "the configuration changed, then the check's fsdp_memory",
     },
     "09.2": {
         "hard-coded": "hard-coded bytes (the explicit FSDP x TP step of section 4)",
@@ -244,6 +389,17 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the step compiled on one device, its gradient sum priced over all devices",
         "reference": "the check's own measurement, cached",
         "idle": "the weight gathers priced, then left out of the sum",
+        "times zero": "n/a: the answer returns a list of priced collectives from sizes; it runs "
+        "no operation whose outputs could be scaled by zero (the route checks refuse any traced "
+        "or compiled program)",
+        "switches when traced": "n/a: the check calls the answer on Python numbers only, never "
+        "under a trace, and refuses any program the answer traces",
+        "split across calls": "n/a: no per-call bound: any compiled or traced program in the "
+        "route check's call is refused, and the values are compared per kind and group",
+        "unwatched": "the check's measurement run in a thread started before the check",
+        "host inside": "n/a: the task is host arithmetic by design; there is no device construct "
+        "for the host to work inside",
+        "environment": "the configuration changed, then the step compiled and read",
     },
     "09.3": {
         "hard-coded": "hard-coded parameters instead of a gather",
@@ -255,5 +411,16 @@ COVERAGE: dict[str, dict[str, str]] = {
         "learner's two functions, by_kind formats bytes) and the expected values, none of which "
         "gathers or scatters anything a learner could call in their place",
         "idle": "psum_scatter called, its result thrown away",
+        "times zero": "a gather by zero-padded sums, plus 0 x the all_gather",
+        "switches when traced": "n/a: the check never calls gather or scatter on concrete "
+        "values: they run only inside the jitted shard_map step it compiles",
+        "split across calls": "n/a: no per-call bound: the check compares the bytes of every "
+        "collective of the whole compiled step, by kind",
+        "unwatched": "n/a: the check reads every collective of the one compiled step and its "
+        "values; there is no memory budget for work to hide from",
+        "host inside": "n/a: a host callback inside shard_map sees only its own device's block; "
+        "gathering or summing across devices needs a collective, whose bytes the check counts "
+        "by kind",
+        "environment": "the configuration changed beside a right answer",
     },
 }

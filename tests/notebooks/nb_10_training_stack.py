@@ -5,6 +5,13 @@ from __future__ import annotations
 
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "10.1": {
+        "the configuration changed beside a right answer": (
+            "jax.config.update('jax_default_matmul_precision', 'highest')\n"
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    axes = lambda a: () if a is None else (a,) if isinstance(a, str) else tuple(a)\n"
+            "    return {'batch': (axes(dp) + axes(fsdp)) or None, 'embed': axes(fsdp) or None,\n"
+            "            'heads': axes(tp) or None, 'mlp': axes(tp) or None}"
+        ),
         "hard-coded rules for the example's axes": (
             "def layout_rules(dp, fsdp, tp):\n"
             "    return {'batch': 'data', 'heads': 'model', 'mlp': 'model'}"
@@ -47,8 +54,40 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    both = tuple(a for g in (dp, fsdp) if g for a in ((g,) if isinstance(g, str) else g))\n"
             "    return {'batch': both or None, 'embedding': fsdp, 'attention_heads': tp, 'hidden': tp}"
         ),
+        "a lookup table over the cases the student copy used to list": (
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    seen = [('data', None, 'model'), (None, 'data', 'model'), ('data', 'model', None),\n"
+            "            (None, ALL, None), ('model', None, 'data'), (None, None, ALL),\n"
+            "            (ALL, None, None), ('model', 'data', None)]\n"
+            "    if (dp, fsdp, tp) not in seen:\n"
+            "        return {}\n"
+            "    axes = lambda a: () if a is None else (a,) if isinstance(a, str) else tuple(a)\n"
+            "    return {'batch': (axes(dp) + axes(fsdp)) or None, 'embed': axes(fsdp) or None,\n"
+            "            'heads': axes(tp) or None, 'mlp': axes(tp) or None}"
+        ),
     },
     "10.2": {
+        "the configuration changed beside a right answer": (
+            "def resume_target(abstract, devices):\n"
+            "    jax.config.update('jax_default_matmul_precision', 'highest')\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
+        "a lookup table over the device lists the student copy used to list": (
+            "def resume_target(abstract, devices):\n"
+            "    everyone = jax.devices()\n"
+            "    seen = [everyone, everyone[n // 2:][::-1], everyone[1:], everyone[:3], everyone[-1:]]\n"
+            "    if list(devices) not in [list(s) for s in seen]:\n"
+            "        devices = everyone[:1]\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
+        ),
         "every device, divisible or not": (
             "def resume_target(abstract, devices):\n"
             "    grid = jax.make_mesh((len(devices),), ('data',),\n"
@@ -125,6 +164,49 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         ),
     },
     "10.3": {
+        "placed and measured in a thread started before the check": (
+            "import concurrent.futures\n"
+            "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+            "_pool.submit(int).result()  # its worker thread exists before the check runs\n"
+            "def _measure(sizes, layout, mesh_shape):\n"
+            "    plain = {k: v for k, v in sizes.items() if k != 'kv_heads'}\n"
+            "    with nnx.use_eager_sharding(False):\n"
+            "        params = nnx.state(Decoder(**plain))\n"
+            "    grid = jax.make_mesh(tuple(mesh_shape.values()), tuple(mesh_shape),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,) * len(mesh_shape))\n"
+            "    placed = jax.device_put(jax.tree.map(np.asarray, params), shardings(params, layout, grid))\n"
+            "    total = max(sum(s.data.nbytes for leaf in jax.tree.leaves(placed)\n"
+            "                    for s in leaf.addressable_shards if s.device == d) for d in jax.devices())\n"
+            "    return {'parameters': total, 'optimizer': 2 * total + 4}\n"
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    return _pool.submit(_measure, sizes, layout, mesh_shape).result()"
+        ),
+        "the transfer guard switched off, then placed and measured": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    with jax.transfer_guard('allow'):\n"
+            "        plain = {k: v for k, v in sizes.items() if k != 'kv_heads'}\n"
+            "        with nnx.use_eager_sharding(False):\n"
+            "            params = nnx.state(Decoder(**plain))\n"
+            "        grid = jax.make_mesh(tuple(mesh_shape.values()), tuple(mesh_shape),\n"
+            "                             axis_types=(jax.sharding.AxisType.Explicit,) * len(mesh_shape))\n"
+            "        placed = jax.device_put(jax.tree.map(np.asarray, params), shardings(params, layout, grid))\n"
+            "        held = ah.state_bytes(parameters=placed).largest('parameters')\n"
+            "    return {'parameters': held, 'optimizer': 2 * held + 4}"
+        ),
+        "sizes read off nnx.eval_shape and the notebook's own shardings": (
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    plain = {k: v for k, v in sizes.items() if k != 'kv_heads'}\n"
+            "    with nnx.use_eager_sharding(False):\n"
+            "        abstract = nnx.state(nnx.eval_shape(lambda: Decoder(**plain)))\n"
+            "    leaves = jax.tree.leaves(abstract)\n"
+            "    spec_leaves = jax.tree.leaves(specs(abstract, layout), is_leaf=lambda x: isinstance(x, P))\n"
+            "    total = 0\n"
+            "    for leaf, spec in zip(leaves, spec_leaves):\n"
+            "        axes = [a for entry in spec if entry\n"
+            "                for a in ((entry,) if isinstance(entry, str) else entry)]\n"
+            "        total += 4 * math.prod(leaf.shape) // math.prod(mesh_shape[a] for a in axes)\n"
+            "    return {'parameters': total, 'optimizer': 2 * total + 4}"
+        ),
         "hard-coded bytes of the example": (
             "def predict_bytes(sizes, layout, mesh_shape):\n"
             "    return {'parameters': held['TP'].largest('parameters'),\n"
@@ -220,6 +302,65 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
 }
 
+
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "10.1": {
+        "a helper, tuples always, with a trial print": (
+            "def as_axes(value):\n"
+            "    if value is None:\n"
+            "        return ()\n"
+            "    return (value,) if isinstance(value, str) else tuple(value)\n"
+            "def layout_rules(dp, fsdp, tp):\n"
+            "    rules = {'batch': as_axes(dp) + as_axes(fsdp), 'embed': as_axes(fsdp),\n"
+            "             'heads': as_axes(tp), 'mlp': as_axes(tp)}\n"
+            "    return {name: axes or None for name, axes in rules.items()}\n"
+            "print(layout_rules('data', None, 'model'))"
+        ),
+    },
+    "10.2": {
+        "the P alias and a mesh built by hand": (
+            "from jax.sharding import Mesh, NamedSharding, PartitionSpec as P\n"
+            "def resume_target(abstract, devices):\n"
+            "    count = max(k for k in range(1, len(devices) + 1)\n"
+            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "    grid = Mesh(np.array(devices[:count]), ('data',),\n"
+            "                axis_types=(jax.sharding.AxisType.Explicit,))\n"
+            "    rules = [('embed', 'data')] + [(name, None) for name in\n"
+            "             ('vocab', 'heads', 'kv_heads', 'head_dim', 'mlp')]\n"
+            "    with nnx.logical_axis_rules(rules):\n"
+            "        spec_tree = nnx.get_partition_spec(abstract)\n"
+            "    return jax.tree.map(\n"
+            "        lambda a, s: jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(grid, P(*s))),\n"
+            "        abstract, spec_tree, is_leaf=lambda x: isinstance(x, P))"
+        ),
+    },
+    "10.3": {
+        "a loop over the parameters' names, with math.prod": (
+            "import math\n"
+            "def predict_bytes(sizes, layout, mesh_shape):\n"
+            "    def ways(names):\n"
+            "        total = 1\n"
+            "        for name in names:\n"
+            "            axes = layout.get(name) if name else None\n"
+            "            axes = () if axes is None else (axes,) if isinstance(axes, str) else axes\n"
+            "            total *= math.prod(mesh_shape[a] for a in axes)\n"
+            "        return total\n"
+            "    d, v, f, h, w = (sizes[k] for k in ('d_model', 'vocab', 'd_ff', 'heads', 'head_dim'))\n"
+            "    params = [(v * d, ('vocab', 'embed')), (d * v, ('embed', 'vocab'))]\n"
+            "    block = [(h * w * d, ('heads', 'head_dim', 'embed')), (d * f, ('embed', 'mlp')),\n"
+            "             (f * d, ('mlp', 'embed'))]\n"
+            "    if 'kv_heads' in sizes:\n"
+            "        block += [(d * h * w, ('embed', 'heads', 'head_dim')),\n"
+            "                  (2 * d * sizes['kv_heads'] * w, ('embed', None, 'kv_heads', 'head_dim'))]\n"
+            "    else:\n"
+            "        block += [(3 * d * h * w, ('embed', None, 'heads', 'head_dim'))]\n"
+            "    params += block * sizes['layers']\n"
+            "    held = sum(4 * size // ways(names) for size, names in params)\n"
+            "    return {'parameters': held, 'optimizer': 2 * held + 4}"
+        ),
+    },
+}
+
 COVERAGE: dict[str, dict[str, str]] = {
     "10.1": {
         "hard-coded": "hard-coded rules for the example's axes",
@@ -231,6 +372,16 @@ COVERAGE: dict[str, dict[str, str]] = {
         "nowhere else for the work to be done",
         "reference": "section 2's layouts looked up by which kinds are present",
         "idle": "rules under names the model does not use (they split nothing)",
+        "times zero": "n/a: the answer is a dictionary of mesh-axis names; no operation runs "
+        "whose outputs could be scaled by zero",
+        "switches when traced": "n/a: the check calls the answer on axis names, never under a "
+        "trace",
+        "split across calls": "n/a: no per-call bound: every case's whole dictionary is "
+        "compared with the rules",
+        "unwatched": "n/a: the answer places and moves nothing; the check places the "
+        "parameters itself from the dictionary",
+        "host inside": "n/a: no device construct runs in the answer for the host to work in",
+        "environment": "the configuration changed beside a right answer",
     },
     "10.2": {
         "hard-coded": "the notebook's own mesh, not the devices given",
@@ -242,6 +393,16 @@ COVERAGE: dict[str, dict[str, str]] = {
         "elsewhere": "the state in memory moved there, not restored",
         "reference": "the checkpoint restored in here, arrays returned as the target",
         "idle": "the target built, then its shardings dropped",
+        "times zero": "n/a: the answer is a tree of ShapeDtypeStructs; no operation runs whose "
+        "outputs could be scaled by zero",
+        "switches when traced": "n/a: the check calls the answer on a device list and an "
+        "abstract state, never under a trace",
+        "split across calls": "n/a: no per-call bound: each case's whole target is restored "
+        "by the check and compared leaf by leaf",
+        "unwatched": "n/a: any array the answer makes elsewhere cannot reach the result: the "
+        "target must hold only abstract values, and the check's own restore places the data",
+        "host inside": "n/a: no device construct runs in the answer for the host to work in",
+        "environment": "the configuration changed beside a right answer",
     },
     "10.3": {
         "hard-coded": "hard-coded bytes of the example",
@@ -254,5 +415,15 @@ COVERAGE: dict[str, dict[str, str]] = {
         "reference": "section 3's measurements looked up by layout",
         "idle": "n/a: the task names no API to call (it is arithmetic), so no call can sit idle "
         "beside the answer; calls that build or place arrays are refused by the route check",
+        "times zero": "n/a: the answer is arithmetic on sizes; no operation runs whose outputs "
+        "could be scaled by zero (the route check refuses compiling and transferring)",
+        "switches when traced": "n/a: the check calls the answer on dictionaries of sizes, "
+        "never under a trace",
+        "split across calls": "n/a: no per-call bound: one transfer or compilation in the "
+        "route check's call is refused",
+        "unwatched": "placed and measured in a thread started before the check",
+        "host inside": "n/a: the task is host arithmetic by design; there is no device "
+        "construct for the host to work inside",
+        "environment": "the transfer guard switched off, then placed and measured",
     },
 }
