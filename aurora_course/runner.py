@@ -102,7 +102,7 @@ def run_notebook(
         checks = latest_by_exercise(read_check_log(log))
     nbformat.write(nb, output)
     problems += [
-        f"exercise {c.exercise} is wrong: {c.detail}"
+        f"exercise {c.exercise} is wrong: {'; '.join(c.detail.splitlines())}"
         for c in checks.values()
         if c.status == "wrong"
     ]

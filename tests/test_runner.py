@@ -102,7 +102,7 @@ def test_run_course_keeps_going_and_reports(tmp_path, capsys):
     # A wrong answer does not stop the notebook, but the run reports it (the course's own
     # solutions must all pass); the table counts solved exercises.
     assert course.runs[3].exercises == {"t.1": "solved", "t.2": "wrong"}
-    assert "exercise t.2 is wrong: got 3, expected 2. Hint: count again" in course.runs[3].error
+    assert "exercise t.2 is wrong: got 3, expected 2; Hint: count again" in course.runs[3].error
     assert course.runs[3].exercises_solved == "1/2" and course.runs[0].exercises_solved == "-"
     assert course.runs[0].device_count == 3 and course.runs[0].backend == "cpu"
     if peak_memory.supported():  # the kernel's memory and CPU time, measured (aurora run's table)

@@ -245,9 +245,11 @@ def test_the_panel_shows_what_explore_sharding_finds():
     c = panel.controls
     assert c["mesh"].value == (2, 4) and panel._names() == NAMES
     assert panel.result is not None and panel.error == ""
-    assert panel.result.blocks == explore_sharding((2, 4), NAMES, (16, 8), c["spec"].value).blocks
+    assert c["shape"].value == "16, 16"  # a shape the starting mesh divides (2 x 8, 4 x 4)
+    assert panel.result.blocks == explore_sharding((2, 4), NAMES, (16, 16), c["spec"].value).blocks
     assert "data:image/png;base64," in panel.picture.value
     assert c["other_spec"].index == 0 and c["other_spec"].label == "no matmul"
+    c["shape"].value = "16, 8"
     c["mesh"].value = (4, 2)
     c["spec"].value = P("data", None)
     expected = explore_sharding((4, 2), NAMES, (16, 8), P("data", None))

@@ -643,7 +643,10 @@ class ShardingExplorerPanel:
                 style=style,
             ),
             "names": w.Text(", ".join(names), description="axis names", style=style),
-            "shape": w.Text("16, 8", description="x shape", style=style),
+            # A shape that the starting mesh divides, whatever the device count.
+            "shape": w.Text(
+                f"{2 * math.prod(start)}, {4 * start[-1]}", description="x shape", style=style
+            ),
             "spec": w.Dropdown(description="x spec", style=style),
             "other_spec": w.Dropdown(description="x @ w, w spec", style=style),
             "columns": w.BoundedIntText(
