@@ -6,6 +6,7 @@ learner's answer read from the kernel and screened, and errors a cell expects.
 - :mod:`.budgets`: budgets over all an answer does (the largest array it made, anywhere);
 - :mod:`.off_limits`: the check's own references, found when an answer reaches them;
 - :mod:`.traced_numpy`: an answer that tries NumPy first and takes JAX only when traced;
+- :mod:`._watch`: the profile hook those watches share;
 - :mod:`.answer_cells`: the learner's answer, found in the kernel's history;
 - :mod:`.answer_screen` and :mod:`._answer_rules`: what an answer may not do (read the check's
   reference, reach the checker's frames, change its environment);

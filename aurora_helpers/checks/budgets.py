@@ -12,13 +12,14 @@ every call of the functions a budget is about, by their code, whatever name or a
 from __future__ import annotations
 
 import inspect
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import jax
+
+from ._watch import watching_calls
 
 
 @dataclass
@@ -48,7 +49,6 @@ def largest_array_made(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tup
     function called inside (``fn`` returning its argument counts it).
     """
     made = ArraysMade()
-    before = sys.getprofile()
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "return":
@@ -56,14 +56,9 @@ def largest_array_made(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tup
             if isinstance(arg, tuple | list):
                 for item in arg[:64]:
                     made.saw(item)
-        if before is not None:  # a watch already in place goes on
-            before(frame, event, arg)
 
-    sys.setprofile(watch)
-    try:
+    with watching_calls(watch):
         value = fn(*args, **kwargs)
-    finally:
-        sys.setprofile(before)
     made.saw(value)
     return value, made
 
@@ -80,17 +75,11 @@ def calls_counted(
     }
     codes.pop(None, None)
     counted: Counter[str] = Counter({name: 0 for name in codes.values()})
-    before = sys.getprofile()
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "call" and frame.f_code in codes:
             counted[codes[frame.f_code]] += 1
-        if before is not None:  # a watch already in place goes on
-            before(frame, event, arg)
 
-    sys.setprofile(watch)
-    try:
+    with watching_calls(watch):
         value = fn(*args, **kwargs)
-    finally:
-        sys.setprofile(before)
     return value, counted

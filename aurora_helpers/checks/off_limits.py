@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+from ._watch import watching_calls
 
 #: What may be given: a Python function (followed by its code) or a name (a built-in's).
 OffLimits = Sequence[Callable[..., Any] | str]
@@ -63,17 +63,9 @@ def watching(off_limits: OffLimits) -> Iterator[list[str]]:
             name = getattr(arg, "__name__", None)
             if name in names and name not in reached:
                 reached.append(name)
-        if before is not None:  # a watch already in place goes on
-            before(frame, event, arg)
 
-    before = sys.getprofile()
-    sys.setprofile(watch)
-    threading.setprofile(watch)
-    try:
+    with watching_calls(watch, threads=True):
         yield reached
-    finally:
-        sys.setprofile(before)
-        threading.setprofile(None)
 
 
 def reached_problem(reached: list[str]) -> str:

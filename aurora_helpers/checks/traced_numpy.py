@@ -12,11 +12,12 @@ beside the point.
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import jax
+
+from ._watch import watching_calls
 
 _ASKS = frozenset(
     getattr(jax.core.Tracer, name).__code__
@@ -42,19 +43,13 @@ def watching_numpy_on_traced() -> Iterator[list[str]]:
     """Within the block, note each time the answer's code asks a traced value for NumPy data.
     Yields a list that holds one entry per attempt seen (the function that asked)."""
     seen: list[str] = []
-    before = sys.getprofile()
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "call" and frame.f_code in _ASKS and _from_answer(frame):
             seen.append(getattr(frame.f_back, "f_code", frame.f_code).co_name)
-        if before is not None:  # a watch already in place (the check's references) goes on
-            before(frame, event, arg)
 
-    sys.setprofile(watch)
-    try:
+    with watching_calls(watch):
         yield seen
-    finally:
-        sys.setprofile(before)
 
 
 SWITCHES = (
