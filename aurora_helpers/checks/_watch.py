@@ -23,6 +23,7 @@ def watching_calls(hook: Hook, *, threads: bool = False) -> Iterator[None]:
     """Within the block, call ``hook`` on every profile event of this thread (and, with
     ``threads``, of threads started inside the block), then the watch already in place."""
     before = sys.getprofile()
+    before_threads = threading.getprofile() if threads else None
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         hook(frame, event, arg)
@@ -37,4 +38,4 @@ def watching_calls(hook: Hook, *, threads: bool = False) -> Iterator[None]:
     finally:
         sys.setprofile(before)
         if threads:
-            threading.setprofile(None)
+            threading.setprofile(before_threads)

@@ -62,7 +62,10 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
             return [f"your function's result goes through {names}{tail}"]
         if not want:
             return []
-        idle = [p for p in primitives if determines(program, _names(p), args, kwargs) is False]
+        original = program.run(*args, **kwargs)  # one run, shared by every operation checked
+        idle = [
+            p for p in primitives if determines(program, _names(p), args, kwargs, original) is False
+        ]
         if not idle:
             return []
         names = ", ".join(idle)

@@ -131,16 +131,23 @@ def _data(x: Any) -> Any:
 
 
 def determines(
-    program: Program, primitives: Collection[str], args: tuple[Any, ...], kwargs: dict[str, Any]
+    program: Program,
+    primitives: Collection[str],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    original: Any = None,
 ) -> bool | None:
     """Whether changing the outputs of ``primitives`` changes what ``program`` returns for these
     arguments: ``True`` (they decide the result), ``False`` (the result ignores them), or ``None``
     when the program holds none of them outside kernels (nothing could be changed).
 
-    A run that fails at run time once the outputs are changed (a value a later check rejects)
+    ``original``: the program's result for these arguments, if the caller has it (several
+    operations checked in turn share one run). A run that fails at run time once the outputs are changed (a value a later check rejects)
     counts as a change: the operation mattered.
     """
-    original = jax.tree_util.tree_leaves(program.run(*args, **kwargs))
+    if original is None:
+        original = program.run(*args, **kwargs)
+    unchanged = jax.tree_util.tree_leaves(original)
     for mode in range(MODES):
         hits: list[int] = []
         rewritten = _rewrite(program.closed.jaxpr, frozenset(primitives), hits, mode)
@@ -156,6 +163,6 @@ def determines(
             moved = jax.tree_util.tree_leaves(changed.run(*args, **kwargs))
         except jax.errors.JaxRuntimeError:  # the changed values failed a later runtime check
             return True
-        if not all(_same(_data(a), _data(b)) for a, b in zip(original, moved, strict=True)):
+        if not all(_same(_data(a), _data(b)) for a, b in zip(unchanged, moved, strict=True)):
             return True
     return False
