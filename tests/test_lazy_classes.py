@@ -149,3 +149,22 @@ def test_9_the_answer_switches_the_checks_guard_off(switch):
     assert screen_solution(lazy, course, {"f"}, "c.9").problems
     honest = "import jax\n\ndef f(x):\n    return jax.device_put(x)\n"
     assert screen_solution(honest, course, {"f"}, "c.9").problems == []
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "subprocess.run([sys.executable, '-c', 'print(1)'], capture_output=True)",
+        "run([sys.executable, '-c', 'print(1)'], capture_output=True)",
+        "os.system('python -c 1')",
+    ],
+)
+def test_another_program_started_only_where_the_lesson_starts_one(start):
+    """Work done elsewhere: a child Python computes where no check watches (05.2's XLA counts);
+    only 03.3, whose lesson starts a fresh process, may start one."""
+    course = course_names(["import os\nimport subprocess\nimport sys\n"], [])
+    lazy = f"from subprocess import run\n\ndef f(x):\n    return {start}\n"
+    assert any("another program" in p or "processes" in p
+               for p in screen_solution(lazy, course, {"f"}, "c.1").problems)
+    if "os.system" not in start:
+        assert screen_solution(lazy, course, {"f"}, "03.3").problems == []
