@@ -6,6 +6,8 @@ import base64
 import re
 
 import nbformat
+
+from aurora_helpers.perf.plan_gallery import plan_cases
 import pytest
 
 from aurora_course.course import colab_url
@@ -280,6 +282,11 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
     quickref = (site / "quickref.html").read_text()
     assert "Table 00" in quickref and "Table 01" in quickref and "<table" in quickref
     assert "quickref.html" in landing and not (site / "schedule.html").exists()
+    # The run planner's page: the gallery the live panel stands in for, computed at build time.
+    planner = (site / "planner.html").read_text()
+    assert "planner.html" in landing and 'class="plan-gallery"' in planner
+    best = plan_cases()[0].rank().best
+    assert f"<b>{best.layout.name}</b>" in planner and "plan<span class=\"w\"> </span>--model" in planner
     assert (tmp_path / "site-src-work" / "warnings.txt").read_text() == ""
     assert (site / "searchindex.js").exists()
     # The executed notebooks are read, never changed.
