@@ -316,6 +316,55 @@ def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any
     return value
 
 
+class _Recorder:
+    """The answer as a route check calls it: each call with the case's own arguments (the same
+    objects) keeps what it returned or raised, so that the check compares the values the watched
+    calls gave, and a stub or an error a route check swallowed is still seen."""
+
+    def __init__(
+        self, answer: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
+        self.answer, self.args, self.kwargs = answer, args, kwargs
+        self.calls = 0
+        self.values: list[Any] = []
+        self.errors: list[Exception] = []
+        self.stub = ""
+
+    def _is_the_case(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        return (
+            len(args) == len(self.args)
+            and all(a is b for a, b in zip(args, self.args, strict=True))
+            and kwargs.keys() == self.kwargs.keys()
+            and all(kwargs[k] is self.kwargs[k] for k in kwargs)
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        mine = self._is_the_case(args, kwargs)
+        try:
+            value = self.answer(*args, **kwargs)
+        except (NotImplementedError, NotSolvedYet):
+            self.stub = "Fill in the body of the function."
+            raise
+        except Exception as err:
+            if mine:
+                self.errors.append(err)
+            raise
+        if _is_stub(value):
+            self.stub = "The function still returns `...`."
+        elif mine and not _holds_tracer(value):
+            self.values.append(value)
+        return value
+
+    def __getattr__(self, name: str) -> Any:  # a route check may read the function's attributes
+        return getattr(self.answer, name)
+
+
+def _holds_tracer(value: Any) -> bool:
+    """Whether a value is a traced one (a route check that traces the answer: not a result)."""
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(value))
+
+
 class _Untraceable(Exception):
     """Internal: the answer cannot be traced where the check reads its traced program."""
 
@@ -528,11 +577,56 @@ def _judge(
         runs.append(("", args, kwargs, expected))
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
     one_trace = is_function and any(r in _READS_TRACE for r in route)
+    # The route checks that run the answer themselves (the notebooks' own, ``ah.compiles_once``):
+    # each runs on every case, and the values its calls return are compared as well, so that an
+    # answer cannot behave for the one watched call and do the work another way in the others.
+    watched = [r for r in route if not (one_trace and r in _READS_TRACE)] if is_function else []
     programs: list[tuple[str, tuple[Any, ...], dict[str, Any], Program]] = []
     problems: list[str] = []
     per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
+
+    def said(problem: str, label: str) -> None:
+        per_case.setdefault(problem, [])
+        if label not in per_case[problem]:
+            per_case[problem].append(label)
+
+    def run_watched(
+        requirements: Sequence[RouteCheck], label: str, call_args: tuple[Any, ...],
+        call_kwargs: dict[str, Any], want: Any,
+    ) -> tuple[bool, list[RouteCheck]]:
+        """Run ``requirements`` on one case; whether a call with the case's arguments was watched
+        (its values compared), and the requirements that did not call the answer at all (they
+        read what the case's own run leaves: run them again after it)."""
+        recorder = _Recorder(answer, call_args, call_kwargs)
+        idle: list[RouteCheck] = []
+        for requirement in requirements:
+            before = recorder.calls
+            with watching(off_limits) as reached:
+                found = _route_problems(requirement, recorder, call_args, call_kwargs)
+            if recorder.calls == before:
+                idle.append(requirement)
+                continue
+            for problem in [reached_problem(reached)] if reached else found:
+                said(problem, label)
+        if recorder.stub:
+            raise _StillStub(recorder.stub)
+        for error in recorder.errors:
+            said(f"your function raised {_error_gist(error)}", label)
+        for got in recorder.values:
+            for problem in compare(got, want):
+                said(problem, label)
+        return bool(recorder.values or recorder.errors), idle
+
     try:
         for label, call_args, call_kwargs, want in runs:
+            idle: list[RouteCheck] = []
+            if watched and not one_trace:
+                covered, idle = run_watched(watched, label, call_args, call_kwargs, want)
+                if covered:
+                    for requirement in idle:  # nothing else runs the case: they read this run
+                        for problem in _route_problems(requirement, answer, call_args, call_kwargs):
+                            said(problem, label)
+                    continue
             try:
                 with watching(off_limits) as reached:
                     if one_trace:
@@ -541,18 +635,23 @@ def _judge(
                     else:
                         got = _call(answer, call_args, call_kwargs) if is_function else answer
                 if reached:
-                    per_case.setdefault(reached_problem(reached), []).append(label)
+                    said(reached_problem(reached), label)
                     continue
             except _StillStub:
                 raise
             except _Untraceable as err:
-                per_case.setdefault(str(err), []).append(label)
+                said(str(err), label)
                 continue
             except Exception as err:  # the learner's code failed: say how, then give the hint
-                per_case.setdefault(f"your function raised {_error_gist(err)}", []).append(label)
+                said(f"your function raised {_error_gist(err)}", label)
                 continue
             for problem in compare(got, want):
-                per_case.setdefault(problem, []).append(label)
+                said(problem, label)
+            for requirement in idle:  # they read what the case's run left behind
+                with watching(off_limits) as reached:
+                    found = _route_problems(requirement, answer, call_args, call_kwargs)
+                for problem in [reached_problem(reached)] if reached else found:
+                    said(problem, label)
         # Every run's own program: the route checks that read programs, and host callbacks.
         for number, (label, call_args, call_kwargs, program) in enumerate(programs):
             on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
@@ -561,20 +660,20 @@ def _judge(
                     f"your result is computed on the host, through {', '.join(on_host)}: "
                     "compute it with JAX operations, on the devices"
                 )
-                per_case.setdefault(problem, []).append(label)
+                said(problem, label)
             replay = _replaying(answer, program)
             reading = [r for r in route if r in _EVERY_CASE or (r in _READS_TRACE and not number)]
             for requirement in reading:
                 for problem in _route_problems(requirement, replay, call_args, call_kwargs):
-                    per_case.setdefault(problem, []).append(label)
-        problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
-        if is_function:
-            first_args, first_kwargs = (runs[0][1], runs[0][2])
-            for requirement in route:
-                if not one_trace or requirement not in _READS_TRACE:
+                    said(problem, label)
+            if watched:  # the requirements that call the answer, on this case too
+                _, idle = run_watched(watched, label, call_args, call_kwargs, runs[number][3])
+                for requirement in idle:
                     with watching(off_limits) as reached:
-                        found = _route_problems(requirement, answer, first_args, first_kwargs)
-                    problems += [reached_problem(reached)] if reached else found
+                        found = _route_problems(requirement, answer, call_args, call_kwargs)
+                    for problem in [reached_problem(reached)] if reached else found:
+                        said(problem, label)
+        problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:
