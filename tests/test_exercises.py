@@ -1,3 +1,4 @@
+import contextlib
 import json
 
 import jax
@@ -188,8 +189,14 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
 
     cases = [ah.Case((jnp.float32(5),), jnp.float32(10), "x = 5")]
     args = (jnp.float32(1),)
-    result = ah.check("t.w", first_call_honest, args=args, expected=jnp.float32(2), cases=cases,
-                      route=[_watch_no_device_put])
+    result = ah.check(
+        "t.w",
+        first_call_honest,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[_watch_no_device_put],
+    )
     assert result.wrong and "for x = 5: it placed an array" in result.detail
     calls.clear()
 
@@ -199,23 +206,28 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
             return jnp.float32(0)
         return _cache[key]
 
-    result = ah.check("t.w", caches_the_unwatched_work, args=args, expected=jnp.float32(2),
-                      cases=cases, route=[_watch_no_device_put])
+    result = ah.check(
+        "t.w",
+        caches_the_unwatched_work,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[_watch_no_device_put],
+    )
     assert result.wrong and "got 0.0, expected 10.0" in result.detail
 
     def honest(x):
         return x + x
 
-    assert ah.check("t.w", honest, args=args, expected=jnp.float32(2), cases=cases,
-                    route=[_watch_no_device_put]).solved
+    assert ah.check(
+        "t.w", honest, args=args, expected=jnp.float32(2), cases=cases, route=[_watch_no_device_put]
+    ).solved
 
 
 def test_an_error_or_stub_a_route_check_swallows_still_counts():
     def swallowing(fn, args, kwargs):
-        try:
+        with contextlib.suppress(Exception):
             fn(*args, **kwargs)
-        except Exception:
-            pass
         return []
 
     def raises(x):

@@ -164,7 +164,9 @@ def test_another_program_started_only_where_the_lesson_starts_one(start):
     only 03.3, whose lesson starts a fresh process, may start one."""
     course = course_names(["import os\nimport subprocess\nimport sys\n"], [])
     lazy = f"from subprocess import run\n\ndef f(x):\n    return {start}\n"
-    assert any("another program" in p or "processes" in p
-               for p in screen_solution(lazy, course, {"f"}, "c.1").problems)
+    assert any(
+        "another program" in p or "processes" in p
+        for p in screen_solution(lazy, course, {"f"}, "c.1").problems
+    )
     if "os.system" not in start:
         assert screen_solution(lazy, course, {"f"}, "03.3").problems == []

@@ -46,7 +46,9 @@ def _snapshot() -> dict[tuple[str, str], Any]:
     return values
 
 
-def _differences(before: dict[tuple[str, str], Any], after: dict[tuple[str, str], Any]) -> list[Change]:
+def _differences(
+    before: dict[tuple[str, str], Any], after: dict[tuple[str, str], Any]
+) -> list[Change]:
     changes = []
     for key in before.keys() | after.keys():
         old, new = before.get(key, _UNSET), after.get(key, _UNSET)
@@ -103,7 +105,7 @@ def watch_cells() -> None:
     except ImportError:
         return
     shell = get_ipython()
-    if shell is None or _watcher is not None and _watcher in _registered(shell):
+    if shell is None or (_watcher is not None and _watcher in _registered(shell)):
         return
     _watcher = CellChanges()
     shell.events.register("pre_run_cell", _watcher.pre_run_cell)

@@ -591,8 +591,11 @@ def _judge(
             per_case[problem].append(label)
 
     def run_watched(
-        requirements: Sequence[RouteCheck], label: str, call_args: tuple[Any, ...],
-        call_kwargs: dict[str, Any], want: Any,
+        requirements: Sequence[RouteCheck],
+        label: str,
+        call_args: tuple[Any, ...],
+        call_kwargs: dict[str, Any],
+        want: Any,
     ) -> tuple[bool, list[RouteCheck]]:
         """Run ``requirements`` on one case; whether a call with the case's arguments was watched
         (its values compared), and the requirements that did not call the answer at all (they
