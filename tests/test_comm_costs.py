@@ -409,5 +409,5 @@ def test_whole_float_bytes_are_accepted_and_fractions_explained():
     assert ah.collective_cost("all-gather", 4096 / 2, 4) == ah.collective_cost(
         "all-gather", 2048, 4
     )
-    with pytest.raises(ValueError, match="whole number.*use //"):
+    with pytest.raises(ValueError, match=r"whole number.*use //"):
         ah.collective_cost("all-gather", 4096 / 3, 4)
