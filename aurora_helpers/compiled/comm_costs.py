@@ -123,15 +123,15 @@ def _kind(kind: str) -> str:
     return name
 
 
-def _whole_bytes(value: object, what: str) -> int:
+def _whole_bytes(value: Any, what: str) -> int:
     """``value`` as an int: a whole float (``4096 / 2``, a NumPy integer) is accepted; anything
     else is a clear error rather than one from deep inside the arithmetic."""
     try:
-        whole = int(value)  # type: ignore[call-overload]
-        if whole == value:
-            return whole
-    except (TypeError, ValueError):
-        pass
+        whole = int(value)
+    except (TypeError, ValueError, OverflowError):
+        whole = None
+    if whole is not None and whole == value:
+        return whole
     raise ValueError(
         f"{what} must be a whole number, got {value!r}: count bytes and devices in integers "
         "(use // rather than /, or int(...) once the count is whole)"
