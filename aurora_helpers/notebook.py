@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 
 import jax
 
-from .checks.cell_environment import watch_cells
+from .cell_environment import watch_cells
 from .contract import SETUP_MIME, strict_mode
 from .devices import setup_devices
 

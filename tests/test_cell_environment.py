@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import jax
 import pytest
 
-from aurora_helpers.checks.cell_environment import CellChanges
+from aurora_helpers.cell_environment import CellChanges
 
 from .conftest import NOTEBOOKS
 from .notebook_runs import Step, run_steps

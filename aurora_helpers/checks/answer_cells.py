@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .answer_screen import CourseNames, Screening, bindings, imported_packages, screen_answer
-from .cell_environment import put_back_since
+from ..cell_environment import put_back_since
 
 #: How the first line of an answer cell starts: the course's solution cells (Colab's form title),
 #: student copies' stubs and the cells ``aurora grade`` assembles.
@@ -350,7 +350,7 @@ def answer_problems(label: str) -> list[str]:
     do (empty: nothing, or the answer cannot be told apart in this kernel's history).
 
     What the answer's cells changed in JAX's configuration or the environment variables is put
-    back first, and named (:mod:`aurora_helpers.checks.cell_environment`): the check and the cells
+    back first, and named (:mod:`aurora_helpers.cell_environment`): the check and the cells
     after it run in the course's environment, whatever the answer did.
 
     A cell nested too deeply for Python's parser cannot be screened here; the check goes on, says
