@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .answer_screen import CourseNames, Screening, bindings, imported_packages, screen_answer
 from ..cell_environment import put_back_since
+from .answer_screen import CourseNames, Screening, bindings, imported_packages, screen_answer
 
 #: How the first line of an answer cell starts: the course's solution cells (Colab's form title),
 #: student copies' stubs and the cells ``aurora grade`` assembles.
