@@ -141,9 +141,9 @@ def test_cases_and_route_need_a_function():
         ah.check("t.c", 3, expected=3, cases=[ah.Case((0,), 0, "n = 0")])
 
 
-def test_route_checks_run_on_every_case_after_its_run():
-    """A route check that reads what the case's run left (it does not call the answer) reads it
-    for every case, after that case's run."""
+def test_route_checks_run_after_the_first_case_or_on_every_case_when_marked():
+    """A route check that reads what a case's run left (it does not call the answer) reads it
+    after that run: the first case's, or with ``ah.on_every_case`` each case's."""
     seen = []
 
     def route(fn, args, kwargs):
@@ -158,8 +158,14 @@ def test_route_checks_run_on_every_case_after_its_run():
 
     cases = [ah.Case((5,), 6, "x = 5")]
     assert ah.check("t.r", good, args=(1,), expected=2, cases=cases, route=[route]).solved
-    assert {a for a, _ in seen} == {(1,), (5,)} and seen[-1][0] == (5,)
+    assert {a for a, _ in seen} == {(1,)}
     result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[route], hint="h")
+    assert result.wrong and "for the arguments shown: not the lesson's route" in result.detail
+    seen.clear()
+    every = ah.on_every_case(route)
+    assert ah.check("t.r", good, args=(1,), expected=2, cases=cases, route=[every]).solved
+    assert {a for a, _ in seen} == {(1,), (5,)} and seen[-1][0] == (5,)
+    result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[every], hint="h")
     assert result.wrong and "in all 2 cases tried: not the lesson's route" in result.detail
 
 
@@ -195,7 +201,7 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         args=args,
         expected=jnp.float32(2),
         cases=cases,
-        route=[_watch_no_device_put],
+        route=[ah.on_every_case(_watch_no_device_put)],
     )
     assert result.wrong and "for x = 5: it placed an array" in result.detail
     calls.clear()
@@ -212,7 +218,7 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         args=args,
         expected=jnp.float32(2),
         cases=cases,
-        route=[_watch_no_device_put],
+        route=[ah.on_every_case(_watch_no_device_put)],
     )
     assert result.wrong and "got 0.0, expected 10.0" in result.detail
 
@@ -220,7 +226,12 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         return x + x
 
     assert ah.check(
-        "t.w", honest, args=args, expected=jnp.float32(2), cases=cases, route=[_watch_no_device_put]
+        "t.w",
+        honest,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[ah.on_every_case(_watch_no_device_put)],
     ).solved
 
 

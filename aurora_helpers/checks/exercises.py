@@ -52,6 +52,17 @@ _READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 _EVERY_CASE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 
 
+def on_every_case(requirement: RouteCheck) -> RouteCheck:
+    """Mark a route check to run on every case the check tries, not the first alone (and return
+    it). For a notebook's own check that watches what the answer does while it runs (compiles
+    nothing, places nothing, starts no process): the values the watched calls return are the
+    ones compared, so an answer that behaves for the one call a check watches and does the work
+    another way in the others is caught. Write it to hold for every case (an empty input
+    included)."""
+    _EVERY_CASE.add(requirement)
+    return requirement
+
+
 def reads_trace(requirement: RouteCheck, *, every_case: bool = False) -> RouteCheck:
     """Mark a route check as one that reads the answer's traced program (and return it):
     the first case's, or with ``every_case`` each case's."""
@@ -578,10 +589,14 @@ def _judge(
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
     one_trace = is_function and any(r in _READS_TRACE for r in route)
     # The route checks that run the answer themselves (the notebooks' own, ``ah.compiles_once``):
-    # each runs on every case, and the values its calls return are compared as well, so that an
-    # answer cannot behave for the one watched call and do the work another way in the others.
+    # the first case's run is theirs (the values its calls return are the ones compared: no
+    # unwatched call to do the work in), and each case's with :func:`on_every_case`.
     watched = [r for r in route if not (one_trace and r in _READS_TRACE)] if is_function else []
-    programs: list[tuple[str, tuple[Any, ...], dict[str, Any], Program]] = []
+
+    def watched_for(number: int) -> list[RouteCheck]:
+        return [r for r in watched if not number or r in _EVERY_CASE]
+
+    programs: list[tuple[int, str, tuple[Any, ...], dict[str, Any], Any, Program]] = []
     problems: list[str] = []
     per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
 
@@ -621,10 +636,12 @@ def _judge(
         return bool(recorder.values or recorder.errors), idle
 
     try:
-        for label, call_args, call_kwargs, want in runs:
+        for number, (label, call_args, call_kwargs, want) in enumerate(runs):
             idle: list[RouteCheck] = []
-            if watched and not one_trace:
-                covered, idle = run_watched(watched, label, call_args, call_kwargs, want)
+            if watched_for(number) and not one_trace:
+                covered, idle = run_watched(
+                    watched_for(number), label, call_args, call_kwargs, want
+                )
                 if covered:
                     for requirement in idle:  # nothing else runs the case: they read this run
                         for problem in _route_problems(requirement, answer, call_args, call_kwargs):
@@ -634,7 +651,7 @@ def _judge(
                 with watching(off_limits) as reached:
                     if one_trace:
                         got, program = _traced_call(answer, call_args, call_kwargs)
-                        programs.append((label, call_args, call_kwargs, program))
+                        programs.append((number, label, call_args, call_kwargs, want, program))
                     else:
                         got = _call(answer, call_args, call_kwargs) if is_function else answer
                 if reached:
@@ -656,7 +673,7 @@ def _judge(
                 for problem in [reached_problem(reached)] if reached else found:
                     said(problem, label)
         # Every run's own program: the route checks that read programs, and host callbacks.
-        for number, (label, call_args, call_kwargs, program) in enumerate(programs):
+        for number, label, call_args, call_kwargs, want, program in programs:
             on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
             if on_host:
                 problem = (
@@ -665,12 +682,12 @@ def _judge(
                 )
                 said(problem, label)
             replay = _replaying(answer, program)
-            reading = [r for r in route if r in _EVERY_CASE or (r in _READS_TRACE and not number)]
+            reading = [r for r in route if r in _READS_TRACE and (r in _EVERY_CASE or not number)]
             for requirement in reading:
                 for problem in _route_problems(requirement, replay, call_args, call_kwargs):
                     said(problem, label)
-            if watched:  # the requirements that call the answer, on this case too
-                _, idle = run_watched(watched, label, call_args, call_kwargs, runs[number][3])
+            if watched_for(number):  # the requirements that call the answer, on this case too
+                _, idle = run_watched(watched_for(number), label, call_args, call_kwargs, want)
                 for requirement in idle:
                     with watching(off_limits) as reached:
                         found = _route_problems(requirement, answer, call_args, call_kwargs)
