@@ -3,7 +3,6 @@ for each kind of lazy answer (see :mod:`tests.notebooks`)."""
 
 from __future__ import annotations
 
-
 # Exercise 10.3's lazy answers place real arrays through these helpers (the reviewer's, 1818ab0).
 _TREE_103 = (
     "import collections\n"
@@ -244,16 +243,14 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     "10.3": {
         "measured by placing arrays, except on the first call (the one a route check used to watch)": (
-            _TREE_103
-            + "def predict_bytes(s, layout, mesh_shape):\n"
+            _TREE_103 + "def predict_bytes(s, layout, mesh_shape):\n"
             "    if s == sizes and layout == layouts['TP'] and mesh_shape == dict(mesh.shape):\n"
             "        return {'parameters': held['TP'].largest('parameters'),\n"
             "                'optimizer': held['TP'].largest('optimizer')}\n"
             "    return _measure(s, layout, mesh_shape)"
         ),
         "the cases the check cell used to list, measured at the answer cell's top level": (
-            _TREE_103
-            + "def _key(s, layout, mesh_shape):\n"
+            _TREE_103 + "def _key(s, layout, mesh_shape):\n"
             "    return repr((sorted(s.items()), sorted((k, str(v)) for k, v in layout.items()),\n"
             "                 sorted(mesh_shape.items())))\n"
             "_bigger = {**sizes, 'layers': layers + 1, 'd_ff': 2 * sizes['d_ff'], 'vocab': 2 * vocab}\n"
@@ -457,8 +454,7 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     },
     "10.3": {
         "its own abstract tree, NamedSharding.shard_shape doing the division": (
-            _TREE_103
-            + "def predict_bytes(s, layout, mesh_shape):\n"
+            _TREE_103 + "def predict_bytes(s, layout, mesh_shape):\n"
             "    tree = _tree(s)\n"
             "    each = jax.tree.map(lambda a, sh: 4 * math.prod(sh.shard_shape(a.shape)),\n"
             "                        tree, shardings(tree, layout, _grid(mesh_shape)))\n"
