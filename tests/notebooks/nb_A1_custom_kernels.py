@@ -383,3 +383,84 @@ COVERAGE["A1.3"].update(
         "environment": "the FFI call made inside a transfer guard the answer switches off",
     }
 )
+
+# Honest answers in ordinary styles: each must score "solved" (names differ across answers, since
+# all of them run in one kernel).
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "A1.1": {
+        "lax spelling, a helper for the difference, a standard-library import, a trial print": (
+            "import math\n\n\n"
+            "def _difference(a, b):\n    return jax.lax.sub(a, b)\n\n\n"
+            "def lax_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = jax.lax.square(_difference(x_ref[...], y_ref[...]))\n\n\n"
+            "def squared_difference(x, y):\n"
+            "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)\n"
+            "    return pl.pallas_call(lax_kernel, out_shape=out, interpret=INTERPRET)(x, y)\n\n\n"
+            "print(squared_difference(jnp.ones(3), jnp.zeros(3)), math.pi)"
+        ),
+        "jnp.square, the kernel and the wrapper in two cells, interpret=True spelled out": (
+            "def square_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = jnp.square(x_ref[...] - y_ref[...])",
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(square_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=True)(x, y)",
+        ),
+        "the power operator, the refs read with [:], a lambda wrapper": (
+            "def power_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[:] = (x_ref[:] - y_ref[:]) ** 2\n\n\n"
+            "squared_difference = lambda x, y: pl.pallas_call(\n"
+            "    power_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=INTERPRET\n"
+            ")(x, y)"
+        ),
+    },
+    "A1.2": {
+        "a BlockSpec helper, a pl.cdiv grid, sum / n and 1 / sqrt, a trial print": (
+            "import math\n\n\n"
+            "def columns_kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    mean_square = jnp.sum(v * v, axis=0, keepdims=True) / v.shape[0]\n"
+            "    o_ref[...] = v / jnp.sqrt(mean_square + EPS)\n\n\n"
+            "def column_spec(n, b):\n    return pl.BlockSpec((n, b), lambda j: (0, j))\n\n\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    n, width = x.shape\n"
+            "    return pl.pallas_call(columns_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(pl.cdiv(width, block_cols),),\n"
+            "                          in_specs=[column_spec(n, block_cols)],\n"
+            "                          out_specs=column_spec(n, block_cols),\n"
+            "                          interpret=INTERPRET)(x)\n\n\n"
+            "print(column_rms_norm(jnp.ones((4, 8)), 2).shape, math.e)"
+        ),
+        "lax reductions, keyword BlockSpec arguments, in_specs as a tuple, in two cells": (
+            "def lax_columns_kernel(x_ref, o_ref):\n"
+            "    v = x_ref[:, :]\n"
+            "    mean_square = jax.lax.reduce_sum(v * v, axes=(0,))[None, :] / v.shape[0]\n"
+            "    o_ref[:, :] = v * jax.lax.rsqrt(mean_square + EPS)",
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec(block_shape=(x.shape[0], block_cols), index_map=lambda j: (0, j))\n"
+            "    return pl.pallas_call(lax_columns_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=(spec,),\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)",
+        ),
+    },
+    "A1.3": {
+        "a Python int power, expand_dims, a helper, a standard-library import, a trial print": (
+            "import math\n\n\n"
+            "def _power_sum_call(shape, dtype):\n"
+            "    return jax.ffi.ffi_call(power_sum_target, jax.ShapeDtypeStruct(shape, dtype),\n"
+            "                            vmap_method='expand_dims')\n\n\n"
+            "def power_sum_ffi(x, power):\n"
+            "    return _power_sum_call(x.shape[:-1], x.dtype)(x, power=int(power))\n\n\n"
+            "print(power_sum_ffi(jnp.ones((2, 3)), 2), math.tau)"
+        ),
+        "np.int64, ffi_call's arguments by keyword, in two cells": (
+            "def make_power_sum(x):\n"
+            "    return jax.ffi.ffi_call(target_name=power_sum_target,\n"
+            "                            result_shape_dtypes=jax.ShapeDtypeStruct(x.shape[:-1], jnp.float32),\n"
+            "                            vmap_method='broadcast_all')",
+            "def power_sum_ffi(x, power):\n    return make_power_sum(x)(x, power=np.int64(power))",
+        ),
+    },
+}
