@@ -3,6 +3,38 @@ for each kind of lazy answer (see :mod:`tests.notebooks`)."""
 
 from __future__ import annotations
 
+#: 09.4's solution without its last line, which the wrong answers below vary.
+_RUN = (
+    'def predict_run(model, layout, machine, precision):\n'
+    '    mixed = precision == "mixed"\n'
+    '    per_param = {"params": 2 if mixed else 4, "grads": 2 if mixed else 4,\n'
+    '                 "optimizer": (4 if mixed else 0) + 2 * 4}\n'
+    '    f, d = layout.fsdp, layout.data\n'
+    '    sharded_from = {"params": 3, "grads": 2, "optimizer": 1}\n'
+    '    out = {part: model.params * size / (f if layout.zero >= sharded_from[part] else 1)\n'
+    '           for part, size in per_param.items()}\n'
+    '    collectives = []\n'
+    '    if f > 1:\n'
+    '        collectives.append(("reduce-scatter", model.params * per_param["grads"], f, f, "bwd"))\n'
+    '        collectives.append(("all-gather", model.params * per_param["params"], f, f, "fwd"))\n'
+    '        if layout.zero == 3:\n'
+    '            collectives.append(("all-gather", model.params * per_param["params"], f, f, "bwd"))\n'
+    '    if d > 1:\n'
+    '        collectives.append(("all-reduce", model.params * per_param["grads"] / f, d, d * f, "bwd"))\n'
+    '    busy = {"fwd": 0.0, "bwd": 0.0}\n'
+    '    out["sent"] = 0.0\n'
+    '    for kind, nbytes, group, span, phase in collectives:\n'
+    '        link = machine.interconnect(span)\n'
+    '        cost = ah.collective_cost(kind, round(nbytes), group, topology=link.topology(group))\n'
+    '        out["sent"] += float(cost.sent)\n'
+    '        busy[phase] += cost.seconds(0, link.link_bandwidth)\n'
+    '    attention = 12 * model.layers * model.batch * model.seq**2 * model.heads * model.hd\n'
+    '    flops = 6 * model.active_matmul_params * model.tokens + attention\n'
+    '    compute = flops / layout.devices / machine.flops\n'
+)
+_RUN_STEP = '    out["step_seconds"] = max(compute / 3, busy["fwd"]) + max(2 * compute / 3, busy["bwd"])\n    return out\n'
+
+
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "09.1": {
         "the check's fsdp_memory run in a thread started before the check": (
@@ -308,6 +340,70 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
             "    return jax.tree.map(block, grads)\n"
         ),
     },
+    "09.4": {
+        "hard-coded numbers (section 7's LLaMA 3 8B, plain DP)": (
+            "def predict_run(model, layout, machine, precision):\n"
+            "    return {'params': 16.06e9, 'grads': 16.06e9, 'optimizer': 96.4e9,\n"
+            "            'sent': 31.6e9, 'step_seconds': 0.07}"
+        ),
+        "ah.plan called for the configuration": (
+            "def predict_run(model, layout, machine, precision):\n"
+            "    p = ah.plan(model, machine, layout, precision=precision)\n"
+            "    out = {k: p.memory[k] for k in ('params', 'grads', 'optimizer')}\n"
+            "    return out | {'sent': sum(c.sent for c in p.collectives), 'step_seconds': p.step_seconds}"
+        ),
+        "the layout found in ah.search's ranking": (
+            "def predict_run(model, layout, machine, precision):\n"
+            "    for p in ah.search(model, machine, layout.devices, precision=precision).plans:\n"
+            "        if p.layout == layout:\n"
+            "            out = {k: p.memory[k] for k in ('params', 'grads', 'optimizer')}\n"
+            "            return out | {'sent': sum(c.sent for c in p.collectives),\n"
+            "                          'step_seconds': p.step_seconds}\n"
+            "    return {}"
+        ),
+        "ah.plan run in a thread started before the check": (
+            "import concurrent.futures\n"
+            "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+            "_pool.submit(int).result()  # its worker thread exists before the check runs\n"
+            "def predict_run(model, layout, machine, precision):\n"
+            "    p = _pool.submit(ah.plan, model, machine, layout, precision=precision).result()\n"
+            "    out = {k: p.memory[k] for k in ('params', 'grads', 'optimizer')}\n"
+            "    return out | {'sent': sum(c.sent for c in p.collectives), 'step_seconds': p.step_seconds}"
+        ),
+        "the configuration changed, then ah.plan": (
+            "def predict_run(model, layout, machine, precision):\n"
+            "    jax.config.update('jax_log_compiles', False)\n"
+            "    p = ah.plan(model, machine, layout, precision=precision)\n"
+            "    out = {k: p.memory[k] for k in ('params', 'grads', 'optimizer')}\n"
+            "    return out | {'sent': sum(c.sent for c in p.collectives), 'step_seconds': p.step_seconds}"
+        ),
+        "every axis on NVLink (one node's link)": _RUN.replace(
+            "link = machine.interconnect(span)", "link = machine.fast"
+        )
+        + _RUN_STEP,
+        "every fsdp layout priced as ZeRO-3 (the layout's default stage)": _RUN.replace(
+            "layout.zero", "3"
+        )
+        + _RUN_STEP,
+        "one device's numbers divided by the device count": _RUN.replace(
+            "f, d = layout.fsdp, layout.data", "f, d = 1, 1"
+        )
+        + '    out = {k: v / layout.devices for k, v in out.items()}\n'
+        + '    return out | {"step_seconds": compute}\n',
+        "the collectives priced, then the compute returned as the step": _RUN
+        + '    out["step_seconds"] = compute\n    return out\n',
+        "compute and communication added, nothing hidden": _RUN
+        + '    out["step_seconds"] = compute + busy["fwd"] + busy["bwd"]\n    return out\n',
+        "attention's FLOPs left out (6 N T only)": _RUN.replace(
+            "flops = 6 * model.active_matmul_params * model.tokens + attention",
+            "flops = 6 * model.active_matmul_params * model.tokens",
+        )
+        + _RUN_STEP,
+        "mixed precision assumed for every run": _RUN.replace(
+            'mixed = precision == "mixed"', "mixed = True"
+        )
+        + _RUN_STEP,
+    },
 }
 
 
@@ -356,6 +452,40 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
             "def scatter(grads):\n"
             "    count = lax.axis_size(('data', 'model'))\n"
             "    return jax.tree.map(lambda g: lax.psum_scatter(g, ('data', 'model'), scatter_dimension=0, tiled=True) / count, grads)"
+        ),
+    },
+    "09.4": {
+        "a helper per part, the standard library and a trial print": (
+            "import math\n"
+            "BYTES = {'mixed': (2, 2, 12), 'fp32': (4, 4, 8)}\n"
+            "def state_per_device(model, layout, precision):\n"
+            "    p, g, o = BYTES[precision]\n"
+            "    f, z = layout.fsdp, layout.zero\n"
+            "    return {'params': model.params * p / (f if z == 3 else 1),\n"
+            "            'grads': model.params * g / (f if z >= 2 else 1),\n"
+            "            'optimizer': model.params * o / f}\n"
+            "def collective(kind, nbytes, group, span, machine):\n"
+            "    link = machine.interconnect(span)\n"
+            "    cost = ah.collective_cost(kind, int(nbytes), group, topology=link.topology(group))\n"
+            "    return float(cost.sent), cost.seconds(0, link.link_bandwidth)\n"
+            "def predict_run(model, layout, machine, precision):\n"
+            "    p, g, _ = BYTES[precision]\n"
+            "    f, d = layout.fsdp, layout.data\n"
+            "    fwd, bwd = [], []\n"
+            "    if f > 1:\n"
+            "        bwd.append(collective('reduce-scatter', model.params * g, f, f, machine))\n"
+            "        fwd.append(collective('all-gather', model.params * p, f, f, machine))\n"
+            "        if layout.zero == 3:\n"
+            "            bwd.append(collective('all-gather', model.params * p, f, f, machine))\n"
+            "    if d > 1:\n"
+            "        bwd.append(collective('all-reduce', model.params * g / f, d, d * f, machine))\n"
+            "    flops = 6 * model.active_matmul_params * model.tokens\n"
+            "    flops += 12 * model.layers * model.batch * math.pow(model.seq, 2) * model.heads * model.hd\n"
+            "    compute = flops / layout.devices / machine.flops\n"
+            "    step = max(compute / 3, sum(t for _, t in fwd)) + max(compute * 2 / 3, sum(t for _, t in bwd))\n"
+            "    return state_per_device(model, layout, precision) | {\n"
+            "        'sent': sum(s for s, _ in fwd + bwd), 'step_seconds': step}\n"
+            "print(predict_run(llama, ah.Layout(data=64), ah.Machine.preset('h100'), 'mixed'))"
         ),
     },
 }
@@ -423,4 +553,25 @@ COVERAGE: dict[str, dict[str, str]] = {
         "by kind",
         "environment": "the configuration changed beside a right answer",
     },
+    "09.4": {
+        "hard-coded": "hard-coded numbers (section 7's LLaMA 3 8B, plain DP)",
+        "twin route": "the layout found in ah.search's ranking",
+        "tailored": "every axis on NVLink (one node's link)",
+        "default": "every fsdp layout priced as ZeRO-3 (the layout's default stage)",
+        "elsewhere": "one device's numbers divided by the device count",
+        "reference": "ah.plan called for the configuration",
+        "idle": "the collectives priced, then the compute returned as the step",
+        "times zero": "n/a: the answer returns numbers worked out from sizes; it runs no "
+        "operation whose outputs could be scaled by zero (the route checks refuse any traced or "
+        "compiled program)",
+        "switches when traced": "n/a: the check calls the answer on Python objects only, never "
+        "under a trace, and refuses any program the answer traces",
+        "split across calls": "n/a: no per-call bound: a single compiled or traced program is "
+        "refused, and every number is compared whole",
+        "unwatched": "ah.plan run in a thread started before the check",
+        "host inside": "n/a: the task is host arithmetic by design; there is no device construct "
+        "for the host to work inside",
+        "environment": "the configuration changed, then ah.plan",
+    },
 }
+
