@@ -5,32 +5,32 @@ from __future__ import annotations
 
 #: 09.4's solution without its last line, which the wrong answers below vary.
 _RUN = (
-    'def predict_run(model, layout, machine, precision):\n'
+    "def predict_run(model, layout, machine, precision):\n"
     '    mixed = precision == "mixed"\n'
     '    per_param = {"params": 2 if mixed else 4, "grads": 2 if mixed else 4,\n'
     '                 "optimizer": (4 if mixed else 0) + 2 * 4}\n'
-    '    f, d = layout.fsdp, layout.data\n'
+    "    f, d = layout.fsdp, layout.data\n"
     '    sharded_from = {"params": 3, "grads": 2, "optimizer": 1}\n'
-    '    out = {part: model.params * size / (f if layout.zero >= sharded_from[part] else 1)\n'
-    '           for part, size in per_param.items()}\n'
-    '    collectives = []\n'
-    '    if f > 1:\n'
+    "    out = {part: model.params * size / (f if layout.zero >= sharded_from[part] else 1)\n"
+    "           for part, size in per_param.items()}\n"
+    "    collectives = []\n"
+    "    if f > 1:\n"
     '        collectives.append(("reduce-scatter", model.params * per_param["grads"], f, f, "bwd"))\n'
     '        collectives.append(("all-gather", model.params * per_param["params"], f, f, "fwd"))\n'
-    '        if layout.zero == 3:\n'
+    "        if layout.zero == 3:\n"
     '            collectives.append(("all-gather", model.params * per_param["params"], f, f, "bwd"))\n'
-    '    if d > 1:\n'
+    "    if d > 1:\n"
     '        collectives.append(("all-reduce", model.params * per_param["grads"] / f, d, d * f, "bwd"))\n'
     '    busy = {"fwd": 0.0, "bwd": 0.0}\n'
     '    out["sent"] = 0.0\n'
-    '    for kind, nbytes, group, span, phase in collectives:\n'
-    '        link = machine.interconnect(span)\n'
-    '        cost = ah.collective_cost(kind, round(nbytes), group, topology=link.topology(group))\n'
+    "    for kind, nbytes, group, span, phase in collectives:\n"
+    "        link = machine.interconnect(span)\n"
+    "        cost = ah.collective_cost(kind, round(nbytes), group, topology=link.topology(group))\n"
     '        out["sent"] += float(cost.sent)\n'
-    '        busy[phase] += cost.seconds(0, link.link_bandwidth)\n'
-    '    attention = 12 * model.layers * model.batch * model.seq**2 * model.heads * model.hd\n'
-    '    flops = 6 * model.active_matmul_params * model.tokens + attention\n'
-    '    compute = flops / layout.devices / machine.flops\n'
+    "        busy[phase] += cost.seconds(0, link.link_bandwidth)\n"
+    "    attention = 12 * model.layers * model.batch * model.seq**2 * model.heads * model.hd\n"
+    "    flops = 6 * model.active_matmul_params * model.tokens + attention\n"
+    "    compute = flops / layout.devices / machine.flops\n"
 )
 _RUN_STEP = '    out["step_seconds"] = max(compute / 3, busy["fwd"]) + max(2 * compute / 3, busy["bwd"])\n    return out\n'
 
@@ -49,7 +49,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "09.1": {
         "plain FSDP's hidden layers left out (the re-gathering step counted right)": _NO_HIDDEN_09_1,
         "measured in the answer cell at the check cell's sizes, looked up at check time": _LOOKUP_09_1,
-        'the route probe recognised, the step measured through runtime_executable elsewhere': _PROBE_09_1,
+        "the route probe recognised, the step measured through runtime_executable elsewhere": _PROBE_09_1,
         "every block's hidden layer counted for the re-gathering step": _ALL_HIDDEN_09_1,
         "the check's fsdp_memory run in a thread started before the check": (
             "import concurrent.futures\n"
@@ -166,7 +166,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     "09.2": {
         "compiled in the answer cell at the check cell's configurations, looked up": _LOOKUP_09_2,
-        'the route probe recognised, a copy of the step compiled and parsed elsewhere': _PROBE_09_2,
+        "the route probe recognised, a copy of the step compiled and parsed elsewhere": _PROBE_09_2,
         "the check's measurement run in a thread started before the check": (
             "import concurrent.futures\n"
             "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
@@ -278,8 +278,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     # Each answer replaces the whole solution cell, so it defines both functions.
     "09.3": {
-        'the reduce-scatter done by host callbacks meeting in a dict, 0 x psum_scatter': _HOST_SCATTER_09_3,
-        'gather and scatter both by host callbacks, 0 x the collectives': _HOST_BOTH_09_3,
+        "the reduce-scatter done by host callbacks meeting in a dict, 0 x psum_scatter": _HOST_SCATTER_09_3,
+        "gather and scatter both by host callbacks, 0 x the collectives": _HOST_BOTH_09_3,
         "a gather by zero-padded sums, plus 0 x the all_gather": (
             "def gather(shards):\n"
             "    def whole(b):\n"
@@ -406,7 +406,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "one device's numbers divided by the device count": _RUN.replace(
             "f, d = layout.fsdp, layout.data", "f, d = 1, 1"
         )
-        + '    out = {k: v / layout.devices for k, v in out.items()}\n'
+        + "    out = {k: v / layout.devices for k, v in out.items()}\n"
         + '    return out | {"step_seconds": compute}\n',
         "the collectives priced, then the compute returned as the step": _RUN
         + '    out["step_seconds"] = compute\n    return out\n',
@@ -590,4 +590,3 @@ COVERAGE: dict[str, dict[str, str]] = {
         "environment": "the configuration changed, then ah.plan",
     },
 }
-
