@@ -72,7 +72,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "perf.peaks": ("PEAKS", "peak_for"),
     "perf.plan_panel": ("PlanPanel",),
     "perf.planned_step": ("check_plan",),
-    "perf.planner": ("Layout", "Transformer", "plan", "search"),
+    "perf.planner": ("Layout", "Machine", "Transformer", "plan", "search"),
     "perf.profiles": ("TraceEvent", "draw_trace", "op_dependencies", "read_trace"),
     "perf.roofline": ("measure_roofline",),
     "perf.state_sizes": ("folder_bytes", "state_bytes"),

@@ -127,6 +127,22 @@ def test_collectives_per_layout() -> None:
     )
 
 
+def test_with_accumulation_zero2_reduce_scatters_each_microbatch_and_zero1_once() -> None:
+    # ZeRO-2 keeps only its block of the gradients, so each microbatch's gradients are
+    # reduce-scattered as they come; ZeRO-1 adds up whole gradients and scatters once (09
+    # section 5 compiles both and reads the executions). Both gather the parameters once.
+    m = Transformer(4, 512, 2048, 8, vocab=1000, seq=128, batch=64)
+    for zero, scatters, gathers in ((1, 1, 1), (2, 4, 1), (3, 4, 8)):
+        p = plan(m, "h100", Layout(fsdp=8, zero=zero, microbatches=4))
+        counts = {c.kind: 0 for c in p.collectives}
+        for c in p.collectives:
+            counts[c.kind] += c.count
+        assert counts == {"reduce-scatter": scatters, "all-gather": gathers}, (zero, counts)
+    zero1 = plan(m, "h100", Layout(fsdp=8, zero=1, microbatches=4))
+    zero2 = plan(m, "h100", Layout(fsdp=8, zero=2, microbatches=4))
+    assert zero1.memory["grads"] == pytest.approx(8 * zero2.memory["grads"])
+
+
 def test_a_plan_shows_as_text_and_html() -> None:
     m = Transformer(4, 512, 2048, 8, vocab=1000, seq=128, batch=64)
     p = plan(m, "h100", Layout(data=2, fsdp=4))

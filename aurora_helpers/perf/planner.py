@@ -967,15 +967,17 @@ def plan(
     p_bytes, g_bytes = _bytes_of(prec.params), _bytes_of(prec.grads)
     dense_fsdp = dense / f if f > 1 else dense  # what the data axis reduces under ZeRO-2/3
     if f > 1:
-        # ZeRO-3 gathers and scatters once per microbatch (FSDP frees the gathered weights
-        # after each use); ZeRO-1/2 reduce-scatter once per step, after accumulating.
+        # ZeRO-3 gathers once per microbatch (FSDP frees the gathered weights after each use).
+        # ZeRO-2 and 3 keep only their block of the gradients, so with gradient accumulation
+        # they reduce-scatter each microbatch's gradients; ZeRO-1 adds up whole gradients and
+        # reduce-scatters once per step (09 section 5 measures both in compiled programs).
         per_step = lay.microbatches if lay.zero == 3 else 1
         add(
             "gradients reduce-scattered (ZeRO)",
             "fsdp",
             "reduce-scatter",
             local * g_bytes,
-            per_step,
+            lay.microbatches if lay.zero >= 2 else 1,
             "backward",
         )
         if lay.zero == 3:
