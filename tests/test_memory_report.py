@@ -23,6 +23,7 @@ ENTRY %main (param: f32[16,32], param.1: f32[64,16]) -> (f32[16,32], f32[]) {
   %dot = f32[64,32]{1,0} dot(%param.1, %param), metadata={op_name="jit(step)/hidden/dot_general"}
   %fusion = f32[64,32]{1,0} fusion(%dot), kind=kLoop, calls=%fused, metadata={op_name="jit(step)/hidden/tanh"}
   %small = f32[8]{0} slice(%fusion), slice={[0:8]}
+  %gemm = (f32[64,16]{1,0}, s8[1024]{0}) custom-call(%fusion, %param), custom_call_target="__cublas$gemm"
   %bitcast = f32[32,64]{1,0} bitcast(%fusion)
   %out = f32[16,32]{1,0} multiply(%param, %param)
   %loss = f32[] reduce(%small), dimensions={0}
@@ -33,9 +34,10 @@ ENTRY %main (param: f32[16,32], param.1: f32[64,16]) -> (f32[16,32], f32[]) {
 
 def test_the_largest_temporaries_leave_out_arguments_outputs_and_views():
     found = largest_temporaries(_HLO, top=5)
-    assert [b.instruction for b in found] == ["dot", "fusion", "small"]
+    assert [b.instruction for b in found] == ["dot", "fusion", "gemm", "gemm", "small"]
+    assert [b.shape for b in found[2:4]] == ["f32[64,16]", "s8[1024]"]  # a tuple: one per part
     assert found[0] == Buffer(64 * 32 * 4, "f32[64,32]", "jit(step)/hidden/dot_general", "dot")
-    assert found[0].dims == (64, 32) and found[2].dims == (8,)
+    assert found[0].dims == (64, 32) and found[4].dims == (8,)
     assert [b.instruction for b in largest_temporaries(_HLO, top=1)] == ["dot"]
 
 

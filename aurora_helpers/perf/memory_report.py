@@ -31,7 +31,7 @@ _NOT_TEMPORARIES = frozenset(
     {"parameter", "tuple", "get-tuple-element", "bitcast", "constant", "after-all"}
 )
 _OP_NAME = re.compile(r'op_name="(?P<name>[^"]*)"')
-_ARRAY = re.compile(r"^(?P<array>\w+\[[\d,]*\])")
+_ARRAY = re.compile(r"(?P<array>\b[a-z]\w*\[[\d,]*\])")
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,9 @@ class MemoryReport:
         lines = []
         if budget is not None:
             verdict = "fits" if self.fits(budget) else "does not fit: RESOURCE_EXHAUSTED"
-            lines.append(f"asks for {mib(self.requested).strip()} with "
-                         f"{mib(budget).strip()} free: {verdict}")
+            lines.append(
+                f"asks for {mib(self.requested).strip()} with {mib(budget).strip()} free: {verdict}"
+            )
         lines += [
             f"  parameter allocation (arguments):       {mib(self.arguments)}",
             f"  maybe_live_out allocation (outputs):    {mib(self.outputs)}",
@@ -102,8 +103,9 @@ class MemoryReport:
             "Peak buffers (largest temporaries):",
         ]
         for i, buf in enumerate(self.largest, 1):
-            lines.append(f"  Buffer {i}: {mib(buf.bytes).strip()}  {buf.shape}  "
-                         f"op_name={buf.operation!r}")
+            lines.append(
+                f"  Buffer {i}: {mib(buf.bytes).strip()}  {buf.shape}  op_name={buf.operation!r}"
+            )
         return "\n".join(lines)
 
 
@@ -123,16 +125,23 @@ def largest_temporaries(hlo_text: str, top: int = 3) -> tuple[Buffer, ...]:
         if ins.opcode in _NOT_TEMPORARIES or ins.name in outputs:
             continue
         result_type, _ = _split_type(ins.line.split("=", 1)[1].lstrip())
-        array = _ARRAY.match(result_type.strip())
-        if array is None:  # a tuple-valued instruction: count each part as XLA does
-            continue
         op_name = _OP_NAME.search(ins.line)
-        found.append((-hlo_type_bytes(array["array"]), order, Buffer(
-            bytes=hlo_type_bytes(array["array"]),
-            shape=array["array"],
-            operation=op_name["name"] if op_name else "",
-            instruction=ins.name,
-        )))
+        # A tuple-valued instruction (a GPU matmul's result and its workspace) holds one buffer
+        # per part, as XLA's buffer assignment counts them.
+        for array in _ARRAY.finditer(result_type):
+            size = hlo_type_bytes(array["array"])
+            found.append(
+                (
+                    -size,
+                    order,
+                    Buffer(
+                        bytes=size,
+                        shape=array["array"],
+                        operation=op_name["name"] if op_name else "",
+                        instruction=ins.name,
+                    ),
+                )
+            )
     return tuple(buf for _, _, buf in sorted(found, key=lambda t: t[:2])[:top])
 
 
