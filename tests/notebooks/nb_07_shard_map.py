@@ -251,7 +251,7 @@ COVERAGE: dict[str, dict[str, str]] = {
 RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "07.1": {
         "pmean of each block's mean": "def local_column_means(block):\n    return jax.lax.pmean(jnp.mean(block, axis=0), 'i')",
-        "the row count summed beside the column sums, in one psum (review of 1818ab0)": "def column_means(a):\n    def local_column_means(block):\n        packed = jnp.append(block.sum(axis=0), jnp.float32(block.shape[0]))\n        total = jax.lax.psum(packed, 'i')\n        return total[:-1] / total[-1]\n    return jax.shard_map(local_column_means, mesh=ring, in_specs=P('i'), out_specs=P())(a)",
+        "the row count summed beside the column sums, in one psum (review of 1818ab0)": "def local_column_means(block):\n    packed = jnp.append(block.sum(axis=0), jnp.float32(block.shape[0]))\n    total = jax.lax.psum(packed, 'i')\n    return total[:-1] / total[-1]",
     },
     "07.2": {
         "PartitionSpec spelled out, the pairs from a helper": "from jax.sharding import PartitionSpec\n\n\ndef to_the_left(size):\n    return [(k, (k - 1) % size) for k in range(size)]\n\n\ndef shift_left(a):\n    pairs = to_the_left(ring.shape['i'])\n    move = lambda b: jax.lax.ppermute(b, 'i', perm=pairs)\n    return jax.shard_map(move, mesh=ring, in_specs=PartitionSpec('i'), out_specs=PartitionSpec('i'))(a)",
