@@ -615,6 +615,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:  # `aurora plan ... | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, RuntimeError) as err:
         print(f"aurora {args.command}: error: {err}", file=sys.stderr)
         return 2

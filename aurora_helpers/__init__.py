@@ -34,7 +34,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "notebook": ("setup_notebook",),
     "single_device": ("single_device_sharding",),
     # checks/: what an exercise's check cell calls.
-    "checks.exercises": ("Case", "NotSolvedYet", "assert_matches", "check", "differences"),
+    "checks.exercises": (
+        "Case",
+        "NotSolvedYet",
+        "assert_matches",
+        "check",
+        "differences",
+        "on_every_case",
+    ),
     "checks.expected_errors": ("expect_error",),
     "checks.routes": (
         "avoids",

@@ -34,12 +34,12 @@ def html_table(
         "<tr>" + "".join(f"<td style='text-align:left'>{_cell(c)}</td>" for c in row) + "</tr>"
         for row in rows
     )
-    cap = (
-        f"<caption style='text-align:left'><b>{html.escape(caption)}</b></caption>"
-        if caption
-        else ""
-    )
-    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    if not caption:
+        return table
+    # A paragraph, not a <caption>: a caption is as wide as its table, and a one-line summary
+    # over a narrow table (the explorer's bytes per device) broke into a column of words.
+    return f"<div><p style='margin:0.4em 0'><b>{html.escape(caption)}</b></p>{table}</div>"
 
 
 def format_bytes(n: int | None) -> str:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 
 import jax
 
+from .cell_environment import watch_cells
 from .contract import SETUP_MIME, strict_mode
 from .devices import setup_devices
 
@@ -40,6 +41,7 @@ def setup_notebook(devices: int | None = None) -> NotebookSetup:
     when ``$AURORA_STRICT`` is set, and returns a summary that displays as one line.
     """
     requested = setup_devices(devices)
+    watch_cells()  # a check puts back what an answer's cells change in JAX's configuration
     strict = strict_mode()
     if strict:
         for module in (r"__main__", r"aurora_helpers(\..*)?"):

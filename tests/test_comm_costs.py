@@ -401,3 +401,13 @@ def test_a_rolled_ring_counts_its_permutes_once_per_iteration(line8):
     model = ah.collective_cost("all-gather", n * m * 4, n, topology="ring")
     assert _busiest(counts) == m * 4  # the instruction, once
     assert _busiest(counts, per_execution=True) == model.link_bytes
+
+
+def test_whole_float_bytes_are_accepted_and_fractions_explained():
+    """Counts written with / (a float that is whole) cost the same; a fractional one says how to
+    fix it instead of failing inside the arithmetic (a 09 learner's honest answer)."""
+    assert ah.collective_cost("all-gather", 4096 / 2, 4) == ah.collective_cost(
+        "all-gather", 2048, 4
+    )
+    with pytest.raises(ValueError, match=r"whole number.*use //"):
+        ah.collective_cost("all-gather", 4096 / 3, 4)

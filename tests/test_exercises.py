@@ -1,3 +1,4 @@
+import contextlib
 import json
 
 import jax
@@ -140,11 +141,13 @@ def test_cases_and_route_need_a_function():
         ah.check("t.c", 3, expected=3, cases=[ah.Case((0,), 0, "n = 0")])
 
 
-def test_route_checks_run_on_the_first_inputs():
+def test_route_checks_run_after_the_first_case_or_on_every_case_when_marked():
+    """A route check that reads what a case's run left (it does not call the answer) reads it
+    after that run: the first case's, or with ``ah.on_every_case`` each case's."""
     seen = []
 
     def route(fn, args, kwargs):
-        seen.append(args)
+        seen.append((args, fn.__name__))
         return [] if fn.__name__ == "good" else ["not the lesson's route"]
 
     def good(x):
@@ -153,9 +156,102 @@ def test_route_checks_run_on_the_first_inputs():
     def bad(x):
         return x + 1
 
-    assert ah.check("t.r", good, args=(1,), expected=2, route=[route]).solved
-    result = ah.check("t.r", bad, args=(1,), expected=2, route=[route], hint="h")
-    assert result.wrong and "not the lesson's route" in result.detail and seen == [(1,), (1,)]
+    cases = [ah.Case((5,), 6, "x = 5")]
+    assert ah.check("t.r", good, args=(1,), expected=2, cases=cases, route=[route]).solved
+    assert {a for a, _ in seen} == {(1,)}
+    result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[route], hint="h")
+    assert result.wrong and "for the arguments shown: not the lesson's route" in result.detail
+    seen.clear()
+    every = ah.on_every_case(route)
+    assert ah.check("t.r", good, args=(1,), expected=2, cases=cases, route=[every]).solved
+    assert {a for a, _ in seen} == {(1,), (5,)} and seen[-1][0] == (5,)
+    result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[every], hint="h")
+    assert result.wrong and "in all 2 cases tried: not the lesson's route" in result.detail
+
+
+def _watch_no_device_put(fn, args, kwargs):
+    """A route check that calls the answer itself: nothing placed with device_put."""
+    calls = []
+    original = jax.device_put
+    jax.device_put = lambda *a, **k: calls.append(a) or original(*a, **k)
+    try:
+        fn(*args, **kwargs)
+    finally:
+        jax.device_put = original
+    return ["it placed an array"] if calls else []
+
+
+def test_an_answer_that_behaves_only_when_watched_is_wrong():
+    """Issue 38: 10.3's lazy answer behaved for the watched call (the first case) and placed real
+    arrays in the others. Each case is now run by the route check, and its values are those the
+    watched calls returned."""
+    calls = []
+
+    def first_call_honest(x):
+        calls.append(x)
+        if len(calls) == 1:
+            return x * 2  # the watched call
+        return jax.device_put(x) * 2  # the forbidden route, unwatched before
+
+    cases = [ah.Case((jnp.float32(5),), jnp.float32(10), "x = 5")]
+    args = (jnp.float32(1),)
+    result = ah.check(
+        "t.w",
+        first_call_honest,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[ah.on_every_case(_watch_no_device_put)],
+    )
+    assert result.wrong and "for x = 5: it placed an array" in result.detail
+    calls.clear()
+
+    def caches_the_unwatched_work(x, _cache={}):  # noqa: B006
+        key = float(x)
+        if key not in _cache:  # the watched call comes first now: nothing to take from
+            return jnp.float32(0)
+        return _cache[key]
+
+    result = ah.check(
+        "t.w",
+        caches_the_unwatched_work,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[ah.on_every_case(_watch_no_device_put)],
+    )
+    assert result.wrong and "got 0.0, expected 10.0" in result.detail
+
+    def honest(x):
+        return x + x
+
+    assert ah.check(
+        "t.w",
+        honest,
+        args=args,
+        expected=jnp.float32(2),
+        cases=cases,
+        route=[ah.on_every_case(_watch_no_device_put)],
+    ).solved
+
+
+def test_an_error_or_stub_a_route_check_swallows_still_counts():
+    def swallowing(fn, args, kwargs):
+        with contextlib.suppress(Exception):
+            fn(*args, **kwargs)
+        return []
+
+    def raises(x):
+        raise ValueError("no")
+
+    def stub(x):
+        raise NotImplementedError
+
+    wrong = ah.check("t.e", raises, args=(1,), expected=2, route=[swallowing])
+    assert wrong.wrong and "your function raised ValueError" in wrong.detail
+    assert ah.check("t.e", stub, args=(1,), expected=2, route=[swallowing]).status == (
+        "not solved yet"
+    )
 
 
 def test_structured_answers_name_the_path():

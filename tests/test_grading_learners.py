@@ -64,13 +64,20 @@ ENV_COPY = (  # issue 28: a correct 03.3 gives its child process a copy of the e
         "x = (y := 3)",
         "import operator\nfrom operator import mul\n\ndef f(x):\n    return operator.add(x, mul(x, 1))",
         "import itertools, statistics, re\nf = statistics.mean",
-        ENV_COPY,
         "import os, subprocess, sys\n\ndef f(x):\n    return os.environ.get('HOME', os.path.join('a', 'b'))",
         "def f(x):\n    return sys.executable, os.cpu_count()",
     ],
 )
 def test_the_screen_accepts_trial_calls_stdlib_imports_and_reading_the_environment(source):
     assert screen_solution(source, COURSE_OS, {"f"}).problems == []
+
+
+def test_only_the_exercise_about_fresh_processes_may_start_one():
+    """03.3's lesson starts a fresh Python (issue 28's environment copy is right there); anywhere
+    else a child process would compute where no check can watch it (issue 38)."""
+    assert screen_solution(ENV_COPY, COURSE_OS, {"f"}, "03.3").problems == []
+    (problem,) = screen_solution(ENV_COPY, COURSE_OS, {"f"}, "05.2").problems
+    assert "`subprocess.run` starts another program" in problem
 
 
 @pytest.mark.parametrize(
@@ -128,10 +135,8 @@ UNDER_THE_STUB = (  # a new cell under the untouched stub, with a stdlib import 
     'import operator\n\n\ndef double(x):\n    """Twice x."""\n    return operator.mul(2, x)\n\n\n'
     "print(double(3))"
 )
-ENV_FOR_A_CHILD = (  # the child process gets a copy of the environment, as in 03.3
-    "child = subprocess.run(\n    [sys.executable, '-c', 'import os; print(2 * int(os.environ[\"N\"]))'],\n"
-    "    env={**os.environ, 'N': '5'},\n    capture_output=True,\n    text=True,\n)\n"
-    "total = int(child.stdout)"
+ENV_FOR_A_CHILD = (  # a copy of the environment, as 03.3 gives its child (only 03.3 starts one)
+    "env = {**os.environ, 'N': '5'}\ntotal = 2 * int(env['N'])"
 )
 SHARED_THROUGH_A_FILE = (  # as the 08.1 answer that shared rows through np.save / np.load
     "def double(x):\n    np.save('shared.npy', np.asarray(2 * x))\n"
@@ -172,7 +177,7 @@ def _notebook_statuses(nb: nbformat.NotebookNode, folder: Path) -> dict[str, str
 @pytest.mark.slow
 def test_what_the_notebook_shows_the_grader_grades(course_dir, tmp_path):
     """Issue 28: answers in new cells under untouched stubs, a trial print beside the answer, an
-    ``import operator``, an answer written into the check cell and a child process given a copy
+    ``import operator``, an answer written into the check cell and a copy
     of the environment are solved in the notebook and in the grader; sharing data through a file
     and changing the environment are "wrong" in both, and the notebook says why."""
     learners = _learners(tmp_path / "class")
@@ -242,9 +247,10 @@ def test_progress_writes_one_line_per_submission_off_a_terminal(capsys):
 def test_a_line_forged_by_a_child_process_before_the_check_is_stopped_does_not_score(
     course_dir, tmp_path
 ):
-    """An answer that passes the screen (a child process, as 03.3 allows) can append a "solved"
-    line to the grade log and then stop the check with ``SystemExit`` before the check writes
-    its own: the check cell raised, so nothing in it scores."""
+    """A child process could append a "solved" line to the grade log and then stop the check
+    with ``SystemExit`` before the check writes its own. Outside 03.3 the screen refuses the
+    child before anything runs; where one may start (03.3), the check cell raised, so nothing in
+    it scores either way."""
     forge = (
         "def double(x):\n"
         f"    line = {FORGED_LINE!r}\n"
@@ -254,5 +260,7 @@ def test_a_line_forged_by_a_child_process_before_the_check_is_stopped_does_not_s
     write(tmp_path / "forged" / "90_synthetic.ipynb", with_answer(course_notebook(), "90.1", forge))
     (result,) = grading.grade([tmp_path], notebooks_dir=course_dir, devices=2).submissions
     statuses = {e.exercise: e for e in result.exercises}
-    assert statuses["90.1"].status == "wrong" and "SystemExit" in statuses["90.1"].detail
+    detail = statuses["90.1"].detail
+    assert statuses["90.1"].status == "wrong"
+    assert "SystemExit" in detail or "`subprocess.run` starts another program" in detail
     assert statuses["90.2"].status == statuses["90.3"].status == "solved"

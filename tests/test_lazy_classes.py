@@ -2,6 +2,8 @@
 rejected, an honest one is accepted. The notebooks' own exercises carry a wrong answer of each
 class that applies to them (``tests/notebooks/nb_*.py``); this file pins the mechanism."""
 
+import ast
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -149,3 +151,36 @@ def test_9_the_answer_switches_the_checks_guard_off(switch):
     assert screen_solution(lazy, course, {"f"}, "c.9").problems
     honest = "import jax\n\ndef f(x):\n    return jax.device_put(x)\n"
     assert screen_solution(honest, course, {"f"}, "c.9").problems == []
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "subprocess.run([sys.executable, '-c', 'print(1)'], capture_output=True)",
+        "run([sys.executable, '-c', 'print(1)'], capture_output=True)",
+        "os.system('python -c 1')",
+    ],
+)
+def test_another_program_started_only_where_the_lesson_starts_one(start):
+    """Work done elsewhere: a child Python computes where no check watches (05.2's XLA counts);
+    only 03.3, whose lesson starts a fresh process, may start one."""
+    course = course_names(["import os\nimport subprocess\nimport sys\n"], [])
+    lazy = f"from subprocess import run\n\ndef f(x):\n    return {start}\n"
+    assert any(
+        "another program" in p or "processes" in p
+        for p in screen_solution(lazy, course, {"f"}, "c.1").problems
+    )
+    if "os.system" not in start:
+        assert screen_solution(lazy, course, {"f"}, "03.3").problems == []
+
+
+def test_a_comprehensions_own_variable_is_not_a_binding_of_the_cell():
+    """A trial print with a list comprehension does not 'rebind' a name the course uses (Python 3
+    scopes a comprehension's variable); a walrus inside one does bind in the cell."""
+    from aurora_helpers.checks.answer_screen import bindings
+
+    cell = "print([b for b in range(3)])\nz = [(w := c) for c in range(2)]\nf = lambda q: q\n"
+    assert set(bindings(ast.parse(cell))) == {"z", "w", "f"}
+    course = course_names(["import jax\nb = 3\n"], [])
+    honest = "def f(x):\n    return x + 1\n\nprint([f(b) for b in range(3)])\n"
+    assert screen_solution(honest, course, {"f"}, "c.1").problems == []

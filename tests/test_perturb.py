@@ -109,3 +109,47 @@ def test_the_rewritten_program_keeps_what_is_not_a_program():
     v = jnp.array([0, 2])
     assert _decides(fn, v, names={"cumsum"}) is True
     np.testing.assert_array_equal(trace_program(fn, (v,), {}).run(v), fn(v))
+
+
+def test_only_the_form_the_exercise_asks_for_counts_with_where():
+    """01.2's lazy answer: a clamped read decides the result, and a fill-mode read beside it is
+    multiplied by zero; perturbing every gather at once let the clamped one carry it."""
+    from jax.lax import GatherScatterMode
+
+    x, idx = jnp.arange(10.0), jnp.array([0, 3, 12])
+    fill = lambda p: p["mode"] == GatherScatterMode.FILL_OR_DROP  # noqa: E731
+
+    def honest(x, idx):
+        return x.at[idx].get(mode="fill", fill_value=-1.0)
+
+    def lazy(x, idx):
+        clipped = x.at[idx].get(mode="clip") * (idx < 10) - 1.0 * (idx >= 10)
+        return clipped + 0 * x.at[idx].get(mode="fill", fill_value=-1.0)
+
+    def other_form_only(x, idx):
+        return x.at[idx].get(mode="clip") * (idx < 10) - 1.0 * (idx >= 10)
+
+    want = honest(x, idx)
+    route = [ah.uses("gather", where=fill)]
+    assert ah.check("p.w", honest, args=(x, idx), expected=want, route=route).solved
+    lazy_result = ah.check("p.w", lazy, args=(x, idx), expected=want, route=route)
+    assert lazy_result.wrong and "does not change" in lazy_result.detail
+    missing = ah.check("p.w", other_form_only, args=(x, idx), expected=want, route=route)
+    assert missing.wrong and "in the form this exercise asks for" in missing.detail
+    # Without `where`, the clamped read carries the lazy answer (what the reviewer found).
+    assert ah.check("p.w", lazy, args=(x, idx), expected=want, route=[ah.uses("gather")]).solved
+
+
+def test_a_change_lost_to_rounding_is_no_change():
+    """``(real + t) - t``: the taught operation's changed outputs move the result by rounding
+    only; it did not decide the result."""
+    x = jnp.linspace(0.1, 1.0, 8)
+
+    def through_rounding(x):
+        t = jnp.cumsum(x)
+        return (2 * x + t) - t
+
+    result = ah.check(
+        "p.r", through_rounding, args=(x,), expected=2 * x, route=[ah.uses("cumsum")], rtol=1e-4
+    )
+    assert result.wrong and "does not change when what cumsum computes changes" in result.detail

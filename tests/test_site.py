@@ -22,6 +22,7 @@ from aurora_course.site import (
 from aurora_course.site.api_links import JAX_DOCS, api_url, link_code_html, link_markdown
 from aurora_course.site.pages import banner, landing_page
 from aurora_course.site.tags import CHECK_TOGGLE, SOLUTION_TOGGLE
+from aurora_helpers.perf.plan_gallery import plan_cases
 
 # A 1x1 PNG, so a figure output has real bytes.
 PNG = base64.b64encode(
@@ -280,6 +281,13 @@ def test_build_site_strict_from_executed_notebooks(tmp_path):
     quickref = (site / "quickref.html").read_text()
     assert "Table 00" in quickref and "Table 01" in quickref and "<table" in quickref
     assert "quickref.html" in landing and not (site / "schedule.html").exists()
+    # The run planner's page: the gallery the live panel stands in for, computed at build time.
+    planner = (site / "planner.html").read_text()
+    assert "planner.html" in landing and 'class="plan-gallery"' in planner
+    best = plan_cases()[0].rank().best
+    assert (
+        f"<b>{best.layout.name}</b>" in planner and 'plan<span class="w"> </span>--model' in planner
+    )
     assert (tmp_path / "site-src-work" / "warnings.txt").read_text() == ""
     assert (site / "searchindex.js").exists()
     # The executed notebooks are read, never changed.

@@ -388,6 +388,139 @@ def test_make_lab_opens_and_renders_a_notebook(build, tmp_path):
         _render_in_lab(browser, tmp_path)
 
 
+PANELS = [
+    "import aurora_helpers as ah\nah.setup_notebook(8)",
+    "explorer = ah.ShardingExplorerPanel()\nexplorer",
+    "planner = ah.PlanPanel(devices=64)\nplanner",
+]
+
+
+def test_the_interactive_panels_render_and_respond_in_lab(build, tmp_path):
+    """Issue 44: the sharding explorer and the run planner, run in JupyterLab on the course's
+    kernel, draw their controls and outputs, and the planner redraws when a learner types a
+    device count (its table's caption follows). Screenshots: ``build/site-shots/panels*.png``."""
+    _need_browser()
+    folder = tmp_path / "panels"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in PANELS])
+    nb.metadata["kernelspec"] = {
+        "name": "aurora",
+        "display_name": "Project Aurora (JAX)",
+        "language": "python",
+    }
+    nbformat.write(nb, folder / "panels.ipynb")
+    with chromium() as browser:
+        browser.set_window_size(1280, 2200)
+
+        def look(base: str, token: str) -> None:
+            _open(browser, f"{base}lab/tree/panels.ipynb?token={token}")
+            _wait(
+                lambda: (
+                    browser.execute_script(
+                        "return document.querySelectorAll('.jp-Notebook .jp-CodeCell').length"
+                    )
+                    == len(PANELS)
+                ),
+                timeout=90,
+                what="JupyterLab to render the notebook",
+            )
+            _wait(
+                lambda: (
+                    "idle"
+                    in browser.execute_script(
+                        "const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+                        "return s ? (s.getAttribute('data-status') || 'idle') : 'none'"
+                    )
+                    or True
+                ),
+                what="the kernel",
+            )
+            time.sleep(3)
+            browser.find_element("css selector", ".jp-Notebook .jp-CodeCell .cm-content").click()
+            from selenium.webdriver.common.action_chains import ActionChains
+            from selenium.webdriver.common.keys import Keys
+
+            for _ in PANELS:
+                ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(
+                    Keys.SHIFT
+                ).perform()
+                time.sleep(0.5)
+
+            def outputs() -> list[str]:
+                return browser.execute_script(
+                    "return [...document.querySelectorAll('.jp-OutputArea-output .widget-html-content')]"
+                    ".map(e => e.textContent)"
+                )
+
+            _wait(
+                lambda: any("Memory per device" in t for t in outputs()),
+                timeout=120,
+                what="the planner's outputs",
+            )
+            sliders = browser.find_elements("css selector", ".jp-OutputArea-output .widget-slider")
+            menus = browser.find_elements("css selector", ".jp-OutputArea-output select")
+            assert len(sliders) >= 5 and len(menus) >= 5, (len(sliders), len(menus))
+            explorer_text = browser.execute_script(
+                "return document.querySelectorAll('.jp-CodeCell')[1].textContent"
+            )
+            assert "device" in explorer_text, explorer_text[:500]
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            assert browser.save_screenshot(str(SHOTS / "panels.png"))
+            caption = next(t for t in outputs() if "layouts fit" in t)
+            boxes = browser.find_elements(
+                "css selector", ".jp-OutputArea-output .widget-inline-hbox input[type=number]"
+            )
+            devices = next(
+                b for b in boxes if b.find_element("xpath", "..").text.strip().startswith("devices")
+            )
+            devices.clear()
+            devices.send_keys("256", Keys.ENTER)
+            _wait(
+                lambda: caption not in outputs(),
+                timeout=60,
+                what="the planner to redraw for 256 devices",
+            )
+            assert browser.save_screenshot(str(SHOTS / "panels-256.png"))
+
+        _lab(tmp_path, folder, look)
+
+
+def _lab(tmp_path: Path, folder: Path | None, then) -> None:
+    """Start ``make lab`` (on ``folder``, else the course's notebooks), call ``then(base, token)``,
+    and stop it however that ends."""
+    port, token = _free_port(), secrets.token_hex(16)
+    args = f"--no-browser --port={port} --IdentityProvider.token={token} --ServerApp.ip=127.0.0.1"
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
+    }
+    where = [f"LAB_DIR={folder}"] if folder is not None else []
+    lab = subprocess.Popen(
+        ["make", "--no-print-directory", "lab", f"LAB_ARGS={args}", *where],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "lab.log", "w"),  # noqa: SIM115
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    try:
+
+        def up() -> bool:
+            assert lab.poll() is None, (tmp_path / "lab.log").read_text()[-2000:]
+            try:
+                with urllib.request.urlopen(f"{base}api/status?token={token}", timeout=2):
+                    return True
+            except OSError:
+                return False
+
+        _wait(up, timeout=90, what="JupyterLab to start")
+        then(base, token)
+    finally:
+        _stop(lab)
+
+
 def _render_in_lab(browser, tmp_path: Path) -> None:
     port, token = _free_port(), secrets.token_hex(16)
     args = f"--no-browser --port={port} --IdentityProvider.token={token} --ServerApp.ip=127.0.0.1"

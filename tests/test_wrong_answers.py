@@ -8,7 +8,15 @@ from aurora_course.course import find_notebooks
 from aurora_course.course_notebook import CourseNotebook
 
 from .conftest import NOTEBOOKS
-from .notebooks import BY_NOTEBOOK, CLASSES, COVERAGE, NOT_APPLICABLE, PREFIX, WRONG_ANSWERS
+from .notebooks import (
+    BY_NOTEBOOK,
+    CLASSES,
+    COVERAGE,
+    NOT_APPLICABLE,
+    PREFIX,
+    RIGHT_ANSWERS,
+    WRONG_ANSWERS,
+)
 
 MODELS = [CourseNotebook.read(p) for p in find_notebooks(NOTEBOOKS)]
 
@@ -25,6 +33,21 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     )
 
 
+def test_every_exercise_has_a_right_answer_in_another_style():
+    """Honest answers in ordinary styles (a helper function, a ``lax`` spelling, the ``P`` alias,
+    a trial print, an answer over two cells) must score "solved": each exercise names at least
+    one besides its solution, and the notebook runs require it (issue 38)."""
+    everywhere = {label for model in MODELS for label in model.labels}
+    missing = sorted(everywhere - {label for label, answers in RIGHT_ANSWERS.items() if answers})
+    assert not missing, f"exercises with no RIGHT_ANSWERS in tests/notebooks/: {missing}"
+    unknown = sorted(set(RIGHT_ANSWERS) - everywhere)
+    assert not unknown, f"RIGHT_ANSWERS of exercises no notebook checks: {unknown}"
+    for label, answers in RIGHT_ANSWERS.items():
+        for name, cells in answers.items():
+            for source in (cells,) if isinstance(cells, str) else cells:
+                compile(source, f"{label} {name}", "exec")
+
+
 def test_every_notebook_has_its_module_with_its_own_exercises():
     """One module per notebook, named after it, so an exercise's answers are found beside it (and
     a label copied into another notebook's module is caught, not merged silently)."""
@@ -33,8 +56,8 @@ def test_every_notebook_has_its_module_with_its_own_exercises():
     assert sorted(set(BY_NOTEBOOK) - names) == [], "modules in tests/notebooks/ of no notebook"
     for model in MODELS:
         module = BY_NOTEBOOK[model.name]
-        for table in ("WRONG_ANSWERS", "COVERAGE"):
-            others = sorted(set(getattr(module, table)) - set(model.labels))
+        for table in ("WRONG_ANSWERS", "COVERAGE", "RIGHT_ANSWERS"):
+            others = sorted(set(getattr(module, table, {})) - set(model.labels))
             assert not others, (
                 f"{module.__name__}.{table} lists other notebooks' exercises: {others}"
             )

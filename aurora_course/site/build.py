@@ -15,7 +15,7 @@ from ..records import NotebookRun
 from ._conf import sphinx_config
 from .api_links import link_markdown, link_pages, notebook_aliases
 from .code_lines import hang_wrapped_lines
-from .pages import PROBE_PAGE, banner, landing_page, probe_page
+from .pages import PLANNER_PAGE, PROBE_PAGE, banner, landing_page, planner_page, probe_page
 from .tags import TAG_BEHAVIOUR, site_copy
 
 #: Pages made from what the notebooks say: the quick reference and the workshop schedules.
@@ -138,6 +138,12 @@ def write_sources(
     if schedule is not None:
         (source_dir / f"{SCHEDULE_PAGE}.md").write_text(schedule, encoding="utf-8")
         extra.append(SCHEDULE_PAGE)
+    from aurora_helpers.perf.plan_gallery import plan_gallery_html
+
+    (source_dir / f"{PLANNER_PAGE}.md").write_text(
+        planner_page(plan_gallery_html()), encoding="utf-8"
+    )
+    extra.append(PLANNER_PAGE)
     (source_dir / "index.md").write_text(landing_page(pages, extra), encoding="utf-8")
     (source_dir / f"{PROBE_PAGE}.md").write_text(probe_page(probe_html), encoding="utf-8")
     return pages

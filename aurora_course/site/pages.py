@@ -114,3 +114,35 @@ run's device count (`aurora probe` prints the same).
 </div>
 ```
 """
+
+
+#: The run planner's page: the gallery the live panel (``ah.PlanPanel``) stands in for.
+PLANNER_PAGE = "planner"
+
+
+def planner_page(gallery_html: str) -> str:
+    """``planner.md``: the run planner's answers for a few published runs, computed when the site
+    was built (:func:`aurora_helpers.perf.plan_gallery.plan_gallery_html`), and how to ask it about
+    your own."""
+    return f"""# The run planner
+
+Which mesh and layout fit a model in memory on a cluster, and which is fastest? Notebook 09's last
+section builds the answer from the course's cost model, checked against the programs XLA compiles
+on simulated devices. Below are its answers for a few published runs, worked out when this page
+was built: for each, the layouts that fit, fastest first, and for the fastest the memory per
+device (against the device's memory, dashed) and the step time split into compute, exposed
+communication and pipeline bubble. The times are bounds from published peaks and link bandwidths,
+not measurements.
+
+Ask about your own model and cluster in a notebook with the live panel, `ah.PlanPanel()` (sliders
+and menus; it needs a kernel, so it is blank on this page), or from a terminal:
+
+```sh
+aurora plan --model llama3-8b --devices 64 --machine h100
+aurora plan --params 8e9 --devices 64 --machine h100 --top 5
+```
+
+```{{raw}} html
+{gallery_html}
+```
+"""

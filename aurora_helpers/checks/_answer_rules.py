@@ -201,9 +201,25 @@ ENVIRONMENT_PARTS = frozenset(
         "allow_f16_reductions", "array_garbage_collection_guard",
     }
 )  # fmt: skip
-#: The exercises whose lesson is one of those members: label -> the dotted names its answer may
-#: use (01.4 computes a mean in 64-bit mode switched on inside the answer, and off again).
-TAUGHT_ENVIRONMENT: dict[str, frozenset[str]] = {"01.4": frozenset({"jax.enable_x64"})}
+_SUBPROCESS_MEMBERS = frozenset(
+    {
+        "run", "Popen", "PIPE", "STDOUT", "DEVNULL", "CompletedProcess", "CalledProcessError",
+        "TimeoutExpired", "SubprocessError", "check_output", "check_call", "call",
+    }
+)  # fmt: skip
+#: Another program computes where no check can watch it (the check's own reference, NumPy, a
+#: compiler's counts), so only an exercise about starting processes may start one.
+_OTHER_PROGRAM = (
+    "starts another program, where the check cannot see what it computes: compute in this "
+    "kernel (only an exercise about starting processes starts one)"
+)
+#: The exercises whose lesson is one of those members (or starts processes): label -> the dotted
+#: names its answer may use (01.4 computes a mean in 64-bit mode switched on inside the answer, and
+#: off again; 03.3 starts a fresh Python with a device count).
+TAUGHT_ENVIRONMENT: dict[str, frozenset[str]] = {
+    "01.4": frozenset({"jax.enable_x64"}),
+    "03.3": frozenset(f"subprocess.{name}" for name in _SUBPROCESS_MEMBERS),
+}
 #: Members of modules (by their full dotted name) that an answer may not use, wherever the module
 #: came from: the answer's own import or the notebook's (``os`` is imported by every notebook).
 MODULE_RULES: dict[str, ModuleRule] = {
@@ -218,6 +234,7 @@ MODULE_RULES: dict[str, ModuleRule] = {
     "numpy.lib.format": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "jax.numpy": ModuleRule(_FILES, blocked=_NUMPY_FILES),
     "os": ModuleRule(_PROCESSES, allowed=_OS_ALLOWED),
+    "subprocess": ModuleRule(_OTHER_PROGRAM, allowed=_NOTHING),
     "os.path": ModuleRule(_FILES, allowed=_OS_PATH_ALLOWED),
     "sys": ModuleRule(
         "is not something an answer needs from `sys`",

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..cell_environment import put_back_since
 from .answer_screen import CourseNames, Screening, bindings, imported_packages, screen_answer
 
 #: How the first line of an answer cell starts: the course's solution cells (Colab's form title),
@@ -224,6 +225,7 @@ class Answer:
     course: CourseNames = field(default_factory=CourseNames)
     own: frozenset[str] = frozenset()
     exercise: str = ""
+    start: int = 0  # where in the history the answer's first cell is
 
     def screen(self) -> Screening:
         return screen_answer(self.cells, self.course, self.own, self.exercise)
@@ -325,7 +327,8 @@ def find_answer(history: Sequence[str], label: str) -> Answer | None:
     for name, description in bindings(ast.Module(body=rest, type_ignores=[])).items():
         bound.setdefault(name, description)
     course = CourseNames(bound=bound, imports=frozenset(imports))
-    return Answer(live_cells(pieces), course, frozenset(cells[start].bound - set(bound)), label)
+    own = frozenset(cells[start].bound - set(bound))
+    return Answer(live_cells(pieces), course, own, label, start)
 
 
 def kernel_history() -> list[str] | None:
@@ -346,6 +349,10 @@ def answer_problems(label: str) -> list[str]:
     """What the learner's answer to ``label``, as this kernel ran it, does that an answer may not
     do (empty: nothing, or the answer cannot be told apart in this kernel's history).
 
+    What the answer's cells changed in JAX's configuration or the environment variables is put
+    back first, and named (:mod:`aurora_helpers.cell_environment`): the check and the cells
+    after it run in the course's environment, whatever the answer did.
+
     A cell nested too deeply for Python's parser cannot be screened here; the check goes on, says
     so in a warning, and ``aurora grade`` still screens the file. Any other failure is a bug in the
     screen and is raised, not hidden.
@@ -355,7 +362,10 @@ def answer_problems(label: str) -> list[str]:
         return []
     try:
         answer = find_answer(history, label)
-        return answer.screen().problems if answer is not None else []
+        if answer is None:
+            return []
+        # History entry k ran as cell k + 1 (IPython counts from 1).
+        return answer.screen().problems + put_back_since(answer.start + 1)
     except RecursionError:
         warnings.warn(
             f"{label}: the answer is nested too deeply to screen in the notebook; "

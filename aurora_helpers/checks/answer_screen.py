@@ -147,11 +147,30 @@ def _own_statement_names(node: ast.stmt) -> Iterator[tuple[str, str]]:
             continue
         parts += value if isinstance(value, list) else [value]
     for part in parts:
-        if not isinstance(part, ast.AST):
-            continue
-        for sub in ast.walk(part):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
-                yield sub.id, ""
+        if isinstance(part, ast.AST):
+            yield from ((name, "") for name in _stored_names(part))
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _stored_names(node: ast.AST, *, in_comprehension: bool = False) -> Iterator[str]:
+    """Names an expression or target binds in the cell's namespace: not a comprehension's own
+    variables or a lambda's (Python 3 scopes them), but a ``:=`` inside a comprehension (which
+    binds in the enclosing scope)."""
+    if isinstance(node, ast.Lambda):
+        return
+    if isinstance(node, ast.NamedExpr):
+        yield from _stored_names(node.target)
+        yield from _stored_names(node.value, in_comprehension=in_comprehension)
+        return
+    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        if not in_comprehension:
+            yield node.id
+        return
+    inner = in_comprehension or isinstance(node, _COMPREHENSIONS)
+    for child in ast.iter_child_nodes(node):
+        yield from _stored_names(child, in_comprehension=inner)
 
 
 def bindings(tree: ast.Module) -> dict[str, str]:

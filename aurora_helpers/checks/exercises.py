@@ -52,6 +52,17 @@ _READS_TRACE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 _EVERY_CASE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 
 
+def on_every_case(requirement: RouteCheck) -> RouteCheck:
+    """Mark a route check to run on every case the check tries, not the first alone (and return
+    it). For a notebook's own check that watches what the answer does while it runs (compiles
+    nothing, places nothing, starts no process): the values the watched calls return are the
+    ones compared, so an answer that behaves for the one call a check watches and does the work
+    another way in the others is caught. Write it to hold for every case (an empty input
+    included)."""
+    _EVERY_CASE.add(requirement)
+    return requirement
+
+
 def reads_trace(requirement: RouteCheck, *, every_case: bool = False) -> RouteCheck:
     """Mark a route check as one that reads the answer's traced program (and return it):
     the first case's, or with ``every_case`` each case's."""
@@ -316,6 +327,55 @@ def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any
     return value
 
 
+class _Recorder:
+    """The answer as a route check calls it: each call with the case's own arguments (the same
+    objects) keeps what it returned or raised, so that the check compares the values the watched
+    calls gave, and a stub or an error a route check swallowed is still seen."""
+
+    def __init__(
+        self, answer: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
+        self.answer, self.args, self.kwargs = answer, args, kwargs
+        self.calls = 0
+        self.values: list[Any] = []
+        self.errors: list[Exception] = []
+        self.stub = ""
+
+    def _is_the_case(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        return (
+            len(args) == len(self.args)
+            and all(a is b for a, b in zip(args, self.args, strict=True))
+            and kwargs.keys() == self.kwargs.keys()
+            and all(kwargs[k] is self.kwargs[k] for k in kwargs)
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        mine = self._is_the_case(args, kwargs)
+        try:
+            value = self.answer(*args, **kwargs)
+        except (NotImplementedError, NotSolvedYet):
+            self.stub = "Fill in the body of the function."
+            raise
+        except Exception as err:
+            if mine:
+                self.errors.append(err)
+            raise
+        if _is_stub(value):
+            self.stub = "The function still returns `...`."
+        elif mine and not _holds_tracer(value):
+            self.values.append(value)
+        return value
+
+    def __getattr__(self, name: str) -> Any:  # a route check may read the function's attributes
+        return getattr(self.answer, name)
+
+
+def _holds_tracer(value: Any) -> bool:
+    """Whether a value is a traced one (a route check that traces the answer: not a result)."""
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(value))
+
+
 class _Untraceable(Exception):
     """Internal: the answer cannot be traced where the check reads its traced program."""
 
@@ -528,53 +588,112 @@ def _judge(
         runs.append(("", args, kwargs, expected))
     runs += [(f"for {case.label}: ", case.args, case.kwargs, case.expected) for case in cases]
     one_trace = is_function and any(r in _READS_TRACE for r in route)
-    programs: list[tuple[str, tuple[Any, ...], dict[str, Any], Program]] = []
+    # The route checks that run the answer themselves (the notebooks' own, ``ah.compiles_once``):
+    # the first case's run is theirs (the values its calls return are the ones compared: no
+    # unwatched call to do the work in), and each case's with :func:`on_every_case`.
+    watched = [r for r in route if not (one_trace and r in _READS_TRACE)] if is_function else []
+
+    def watched_for(number: int) -> list[RouteCheck]:
+        return [r for r in watched if not number or r in _EVERY_CASE]
+
+    programs: list[tuple[int, str, tuple[Any, ...], dict[str, Any], Any, Program]] = []
     problems: list[str] = []
     per_case: dict[str, list[str]] = {}  # a problem -> the cases that showed it
+
+    def said(problem: str, label: str) -> None:
+        per_case.setdefault(problem, [])
+        if label not in per_case[problem]:
+            per_case[problem].append(label)
+
+    def run_watched(
+        requirements: Sequence[RouteCheck],
+        label: str,
+        call_args: tuple[Any, ...],
+        call_kwargs: dict[str, Any],
+        want: Any,
+    ) -> tuple[bool, list[RouteCheck]]:
+        """Run ``requirements`` on one case; whether a call with the case's arguments was watched
+        (its values compared), and the requirements that did not call the answer at all (they
+        read what the case's own run leaves: run them again after it)."""
+        recorder = _Recorder(answer, call_args, call_kwargs)
+        idle: list[RouteCheck] = []
+        for requirement in requirements:
+            before = recorder.calls
+            with watching(off_limits) as reached:
+                found = _route_problems(requirement, recorder, call_args, call_kwargs)
+            if recorder.calls == before:
+                idle.append(requirement)
+                continue
+            for problem in [reached_problem(reached)] if reached else found:
+                said(problem, label)
+        if recorder.stub:
+            raise _StillStub(recorder.stub)
+        for error in recorder.errors:
+            said(f"your function raised {_error_gist(error)}", label)
+        for got in recorder.values:
+            for problem in compare(got, want):
+                said(problem, label)
+        return bool(recorder.values or recorder.errors), idle
+
     try:
-        for label, call_args, call_kwargs, want in runs:
+        for number, (label, call_args, call_kwargs, want) in enumerate(runs):
+            idle: list[RouteCheck] = []
+            if watched_for(number) and not one_trace:
+                covered, idle = run_watched(
+                    watched_for(number), label, call_args, call_kwargs, want
+                )
+                if covered:
+                    for requirement in idle:  # nothing else runs the case: they read this run
+                        for problem in _route_problems(requirement, answer, call_args, call_kwargs):
+                            said(problem, label)
+                    continue
             try:
                 with watching(off_limits) as reached:
                     if one_trace:
                         got, program = _traced_call(answer, call_args, call_kwargs)
-                        programs.append((label, call_args, call_kwargs, program))
+                        programs.append((number, label, call_args, call_kwargs, want, program))
                     else:
                         got = _call(answer, call_args, call_kwargs) if is_function else answer
                 if reached:
-                    per_case.setdefault(reached_problem(reached), []).append(label)
+                    said(reached_problem(reached), label)
                     continue
             except _StillStub:
                 raise
             except _Untraceable as err:
-                per_case.setdefault(str(err), []).append(label)
+                said(str(err), label)
                 continue
             except Exception as err:  # the learner's code failed: say how, then give the hint
-                per_case.setdefault(f"your function raised {_error_gist(err)}", []).append(label)
+                said(f"your function raised {_error_gist(err)}", label)
                 continue
             for problem in compare(got, want):
-                per_case.setdefault(problem, []).append(label)
+                said(problem, label)
+            for requirement in idle:  # they read what the case's run left behind
+                with watching(off_limits) as reached:
+                    found = _route_problems(requirement, answer, call_args, call_kwargs)
+                for problem in [reached_problem(reached)] if reached else found:
+                    said(problem, label)
         # Every run's own program: the route checks that read programs, and host callbacks.
-        for number, (label, call_args, call_kwargs, program) in enumerate(programs):
+        for number, label, call_args, call_kwargs, want, program in programs:
             on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
             if on_host:
                 problem = (
                     f"your result is computed on the host, through {', '.join(on_host)}: "
                     "compute it with JAX operations, on the devices"
                 )
-                per_case.setdefault(problem, []).append(label)
+                said(problem, label)
             replay = _replaying(answer, program)
-            reading = [r for r in route if r in _EVERY_CASE or (r in _READS_TRACE and not number)]
+            reading = [r for r in route if r in _READS_TRACE and (r in _EVERY_CASE or not number)]
             for requirement in reading:
                 for problem in _route_problems(requirement, replay, call_args, call_kwargs):
-                    per_case.setdefault(problem, []).append(label)
-        problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
-        if is_function:
-            first_args, first_kwargs = (runs[0][1], runs[0][2])
-            for requirement in route:
-                if not one_trace or requirement not in _READS_TRACE:
+                    said(problem, label)
+            if watched_for(number):  # the requirements that call the answer, on this case too
+                _, idle = run_watched(watched_for(number), label, call_args, call_kwargs, want)
+                for requirement in idle:
                     with watching(off_limits) as reached:
-                        found = _route_problems(requirement, answer, first_args, first_kwargs)
-                    problems += [reached_problem(reached)] if reached else found
+                        found = _route_problems(requirement, answer, call_args, call_kwargs)
+                    for problem in [reached_problem(reached)] if reached else found:
+                        said(problem, label)
+        problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
     if problems:

@@ -14,6 +14,7 @@ from typing import Any
 
 import jax
 
+from ..compiled.perturb import Where
 from .exercises import RouteCheck, reads_trace, untraceable
 
 #: Names a primitive has had across the supported JAX releases (``psum`` inside ``shard_map`` is
@@ -37,10 +38,14 @@ def _untraceable(err: Exception) -> list[str]:
     return [untraceable(err)]
 
 
-def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> RouteCheck:
+def _primitive_check(
+    primitives: tuple[str, ...], want: bool, why: str, where: Where = None
+) -> RouteCheck:
     """A route check that the result does (``want``) or does not depend on each of ``primitives``;
     where it must, each one must also *determine* it (its outputs changed, the result changes)."""
     tail = f" ({why})" if why else ""
+    if where is not None:  # another form of the operation may be there: say which is missing
+        tail = f" in the form this exercise asks for{tail}"
 
     def requirement(
         fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -52,8 +57,15 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
             program = trace_program(fn, args, kwargs)
         except (TypeError, jax.errors.ConcretizationTypeError) as err:
             return _untraceable(err)
-        counts = program.primitives()
-        present = {p: any(counts.get(n, 0) for n in _names(p)) for p in primitives}
+        if where is None:
+            counts = program.primitives()
+            present = {p: any(counts.get(n, 0) for n in _names(p)) for p in primitives}
+        else:  # only the equations ``where`` accepts count
+            eqns = program.equations()
+            present = {
+                p: any(e.primitive.name in _names(p) and where(e.params) for e in eqns)
+                for p in primitives
+            }
         off = [p for p, here in present.items() if here != want]
         if off:
             names = ", ".join(off)
@@ -64,7 +76,9 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
             return []
         original = program.run(*args, **kwargs)  # one run, shared by every operation checked
         idle = [
-            p for p in primitives if determines(program, _names(p), args, kwargs, original) is False
+            p
+            for p in primitives
+            if determines(program, _names(p), args, kwargs, original, where) is False
         ]
         if not idle:
             return []
@@ -77,7 +91,7 @@ def _primitive_check(primitives: tuple[str, ...], want: bool, why: str) -> Route
     return reads_trace(requirement, every_case=not want)
 
 
-def uses(*primitives: str, why: str = "") -> RouteCheck:
+def uses(*primitives: str, why: str = "", where: Where = None) -> RouteCheck:
     """The answer's result depends on each primitive (nested ``jit``/``shard_map``/loops included).
 
     Only what the result depends on counts: a ``shard_map``, ``psum`` or ``pallas_call`` called
@@ -89,10 +103,15 @@ def uses(*primitives: str, why: str = "") -> RouteCheck:
     Names are as ``jax.make_jaxpr`` prints them (``"shard_map"``, ``"ppermute"``, ``"psum"``,
     ``"all_gather"``, ``"reduce_scatter"``, ``"scatter-add"``, ``"while"``); ``"loop"`` accepts a
     ``while`` or a ``scan``. ``why`` ends the message (what the exercise practises).
+
+    ``where`` (a function of an equation's parameters) counts only the equations it accepts, for
+    presence and for necessity: ``uses("gather", where=lambda p: p["mode"] == FILL)`` asks that a
+    gather *in fill mode* decide the result, so a clamped read beside a fill read multiplied by
+    zero does not pass.
     """
     if not primitives:
         raise ValueError("uses() needs at least one primitive name, e.g. uses('psum')")
-    return _primitive_check(primitives, True, why)
+    return _primitive_check(primitives, True, why, where)
 
 
 def avoids(*primitives: str, why: str = "") -> RouteCheck:

@@ -123,6 +123,21 @@ def _kind(kind: str) -> str:
     return name
 
 
+def _whole_bytes(value: Any, what: str) -> int:
+    """``value`` as an int: a whole float (``4096 / 2``, a NumPy integer) is accepted; anything
+    else is a clear error rather than one from deep inside the arithmetic."""
+    try:
+        whole = int(value)
+    except (TypeError, ValueError, OverflowError):
+        whole = None
+    if whole is not None and whole == value:
+        return whole
+    raise ValueError(
+        f"{what} must be a whole number, got {value!r}: count bytes and devices in integers "
+        "(use // rather than /, or int(...) once the count is whole)"
+    )
+
+
 def collective_cost(
     kind: str, nbytes: int, devices: int, *, topology: str = "switch"
 ) -> CollectiveCost:
@@ -147,6 +162,8 @@ def collective_cost(
     """
     name = _kind(kind)
     wiring = normalise_topology(topology)
+    nbytes = _whole_bytes(nbytes, "nbytes")
+    devices = _whole_bytes(devices, "devices")
     if devices < 1:
         raise ValueError(f"a collective needs at least one device, got {devices}")
     if nbytes < 0:

@@ -114,6 +114,10 @@ class Program:
         """The primitives the program's result depends on (nested ones included), counted."""
         return Counter(e.primitive.name for e in _used_equations(self.closed.jaxpr))
 
+    def equations(self) -> list[Any]:
+        """The equations the program's result depends on (nested ones included)."""
+        return list(_used_equations(self.closed.jaxpr))
+
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """The program on ``args`` (arrays where it traced arrays; the rest as when traced)."""
         inputs = [args[i] for i in self.positions] + [kwargs[k] for k in self.keys]

@@ -16,7 +16,7 @@ write through references. The rewritten program runs with the same inputs as the
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import jax
@@ -72,13 +72,19 @@ perturb_p.def_abstract_eval(lambda aval, *, mode: aval)  # same shape, dtype, sh
 mlir.register_lowering(perturb_p, mlir.lower_fun(_moved, multiple_results=False))
 
 
-def _rewrite_value(value: Any, names: Collection[str], hits: list[int], mode: int) -> Any:
+#: Which of a named primitive's equations to change, by their parameters (None: all of them).
+Where = Callable[[Mapping[str, Any]], bool] | None
+
+
+def _rewrite_value(
+    value: Any, names: Collection[str], hits: list[int], mode: int, where: Where = None
+) -> Any:
     if isinstance(value, jex_core.ClosedJaxpr):
-        return jex_core.ClosedJaxpr(_rewrite(value.jaxpr, names, hits, mode), value.consts)
+        return jex_core.ClosedJaxpr(_rewrite(value.jaxpr, names, hits, mode, where), value.consts)
     if isinstance(value, jex_core.Jaxpr):
-        return _rewrite(value, names, hits, mode)
+        return _rewrite(value, names, hits, mode, where)
     if isinstance(value, tuple | list) and any(_holds_program(v) for v in value):
-        return type(value)(_rewrite_value(v, names, hits, mode) for v in value)  # cond's branches
+        return type(value)(_rewrite_value(v, names, hits, mode, where) for v in value)  # branches
     return value  # a parameter that holds no program (dimension numbers, shapes) stays itself
 
 
@@ -88,15 +94,18 @@ def _holds_program(value: Any) -> bool:
     return isinstance(value, tuple | list) and any(_holds_program(v) for v in value)
 
 
-def _rewrite(jaxpr: Any, names: Collection[str], hits: list[int], mode: int) -> Any:
-    """``jaxpr`` with the results of every equation named in ``names`` passed through
-    ``aurora_perturb``; ``hits`` counts the equations changed."""
+def _rewrite(
+    jaxpr: Any, names: Collection[str], hits: list[int], mode: int, where: Where = None
+) -> Any:
+    """``jaxpr`` with the results of every equation named in ``names`` (and, with ``where``,
+    whose parameters it accepts) passed through ``aurora_perturb``; ``hits`` counts the
+    equations changed."""
     eqns = []
     for eqn in jaxpr.eqns:
         if eqn.primitive.name not in _OPAQUE:
-            params = {k: _rewrite_value(v, names, hits, mode) for k, v in eqn.params.items()}
+            params = {k: _rewrite_value(v, names, hits, mode, where) for k, v in eqn.params.items()}
             eqn = eqn.replace(params=params)
-        if eqn.primitive.name not in names:
+        if eqn.primitive.name not in names or (where is not None and not where(eqn.params)):
             eqns.append(eqn)
             continue
         hits.append(1)
@@ -117,10 +126,19 @@ def _rewrite(jaxpr: Any, names: Collection[str], hits: list[int], mode: int) -> 
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Equal, or for floating point within rounding: an operation whose changed outputs move the
+    result by a few units in the last place only (``(real + t) - t``) did not decide it."""
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if a.dtype.kind not in "fc":
+        return bool(np.array_equal(a, b))
+    wide = np.asarray(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
+    other = np.asarray(b, dtype=wide.dtype)
+    finite = np.isfinite(wide)
+    scale = float(np.max(np.abs(wide[finite]))) if finite.any() else 0.0
+    tol = max(64 * float(np.finfo(a.dtype).eps), 1e-6)
+    return bool(np.allclose(wide, other, rtol=tol, atol=tol * max(scale, 1e-30), equal_nan=True))
 
 
 def _data(x: Any) -> Any:
@@ -136,13 +154,16 @@ def determines(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     original: Any = None,
+    where: Where = None,
 ) -> bool | None:
     """Whether changing the outputs of ``primitives`` changes what ``program`` returns for these
     arguments: ``True`` (they decide the result), ``False`` (the result ignores them), or ``None``
     when the program holds none of them outside kernels (nothing could be changed).
 
     ``original``: the program's result for these arguments, if the caller has it (several
-    operations checked in turn share one run). A run that fails at run time once the outputs are changed (a value a later check rejects)
+    operations checked in turn share one run). ``where``: change only the equations whose
+    parameters it accepts (a gather in ``"fill"`` mode, not a clamped one beside it). A run that
+    fails at run time once the outputs are changed (a value a later check rejects)
     counts as a change: the operation mattered.
     """
     if original is None:
@@ -150,7 +171,7 @@ def determines(
     unchanged = jax.tree_util.tree_leaves(original)
     for mode in range(MODES):
         hits: list[int] = []
-        rewritten = _rewrite(program.closed.jaxpr, frozenset(primitives), hits, mode)
+        rewritten = _rewrite(program.closed.jaxpr, frozenset(primitives), hits, mode, where)
         if not hits:
             return None
         changed = Program(

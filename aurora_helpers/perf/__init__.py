@@ -9,7 +9,8 @@
 - :mod:`.throughput`: transfers, bandwidth and matmul throughput of this machine;
 - :mod:`.planner`: a transformer training step's memory, traffic and time per layout, and the
   search over layouts; :mod:`.planned_step`: the same step compiled, predicted beside measured;
-  :mod:`.plan_panel`: the planner behind ipywidgets controls.
+  :mod:`.plan_panel`: the planner behind ipywidgets controls; :mod:`.plan_gallery`: its answers
+  for published runs as plain HTML, the site's stand-in for the panel.
 
 Imports the core and :mod:`aurora_helpers.compiled` (profiles match a trace to its schedule).
 """

@@ -675,8 +675,17 @@ class Plan:
 
     @property
     def bound(self) -> str:
-        """``"compute"`` when the step time is the compute (and bubble), else ``"communication"``."""
-        return "communication" if self.exposed_comm_seconds > 1e-12 else "compute"
+        """``"communication"`` when communication, not compute, sets a pass's time: the
+        collectives that overlap a pass take longer than its compute (the scaling book's sense:
+        below the critical batch), or the critical-path ones take longer than all the compute;
+        else ``"compute"``. A few milliseconds of exposed pipeline permutes in a second-long step
+        do not make it communication-bound (they still count in :attr:`exposed_comm_seconds`)."""
+        overlapped = (
+            self._hidden("forward") > self.compute_forward
+            or self._hidden("backward") > self.compute_backward
+        )
+        critical = self._hidden("none") > self.compute_seconds
+        return "communication" if overlapped or critical else "compute"
 
     @property
     def mfu(self) -> float:
