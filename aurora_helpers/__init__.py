@@ -40,7 +40,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "assert_matches",
         "check",
         "differences",
-        "on_every_case",
+        "reads_trace",
     ),
     "checks.expected_errors": ("expect_error",),
     "checks.routes": (

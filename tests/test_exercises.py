@@ -9,7 +9,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import aurora_helpers as ah
-from aurora_helpers.checks.exercises import ExerciseFailed
+from aurora_helpers.checks.exercises import ExerciseFailed, on_every_case
 
 
 @pytest.fixture
@@ -162,7 +162,7 @@ def test_route_checks_run_after_the_first_case_or_on_every_case_when_marked():
     result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[route], hint="h")
     assert result.wrong and "for the arguments shown: not the lesson's route" in result.detail
     seen.clear()
-    every = ah.on_every_case(route)
+    every = on_every_case(route)
     assert ah.check("t.r", good, args=(1,), expected=2, cases=cases, route=[every]).solved
     assert {a for a, _ in seen} == {(1,), (5,)} and seen[-1][0] == (5,)
     result = ah.check("t.r", bad, args=(1,), expected=2, cases=cases, route=[every], hint="h")
@@ -201,7 +201,7 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         args=args,
         expected=jnp.float32(2),
         cases=cases,
-        route=[ah.on_every_case(_watch_no_device_put)],
+        route=[on_every_case(_watch_no_device_put)],
     )
     assert result.wrong and "for x = 5: it placed an array" in result.detail
     calls.clear()
@@ -218,7 +218,7 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         args=args,
         expected=jnp.float32(2),
         cases=cases,
-        route=[ah.on_every_case(_watch_no_device_put)],
+        route=[on_every_case(_watch_no_device_put)],
     )
     assert result.wrong and "got 0.0, expected 10.0" in result.detail
 
@@ -231,7 +231,7 @@ def test_an_answer_that_behaves_only_when_watched_is_wrong():
         args=args,
         expected=jnp.float32(2),
         cases=cases,
-        route=[ah.on_every_case(_watch_no_device_put)],
+        route=[on_every_case(_watch_no_device_put)],
     ).solved
 
 

@@ -330,7 +330,8 @@ def _call(answer: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any
 class _Recorder:
     """The answer as a route check calls it: each call with the case's own arguments (the same
     objects) keeps what it returned or raised, so that the check compares the values the watched
-    calls gave, and a stub or an error a route check swallowed is still seen."""
+    calls gave, and a stub, or an error a route check swallowed where no watched call returned a
+    value, is still seen (a route check may provoke an error on purpose, under a guard)."""
 
     def __init__(
         self, answer: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -628,8 +629,9 @@ def _judge(
                 said(problem, label)
         if recorder.stub:
             raise _StillStub(recorder.stub)
-        for error in recorder.errors:
-            said(f"your function raised {_error_gist(error)}", label)
+        if not recorder.values:  # every watched call raised: a route check swallowed it
+            for error in recorder.errors:
+                said(f"your function raised {_error_gist(error)}", label)
         for got in recorder.values:
             for problem in compare(got, want):
                 said(problem, label)

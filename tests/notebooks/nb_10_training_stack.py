@@ -3,6 +3,44 @@ for each kind of lazy answer (see :mod:`tests.notebooks`)."""
 
 from __future__ import annotations
 
+# Exercise 10.3's lazy answers place real arrays through these helpers (the reviewer's, 1818ab0).
+_TREE_103 = (
+    "import collections\n"
+    "import math\n"
+    "def _tree(s):\n"
+    "    d, h, w, f, v = s['d_model'], s['heads'], s['head_dim'], s['d_ff'], s['vocab']\n"
+    "    def par(shape, names):\n"
+    "        return nnx.Param(jax.ShapeDtypeStruct(shape, jnp.float32), out_sharding=names)\n"
+    "    with nnx.use_eager_sharding(False):\n"
+    "        blocks = []\n"
+    "        for _ in range(s['layers']):\n"
+    "            block = {'out': par((h, w, d), ('heads', 'head_dim', 'embed')),\n"
+    "                     'up': par((d, f), ('embed', 'mlp')), 'down': par((f, d), ('mlp', 'embed'))}\n"
+    "            if 'kv_heads' in s:\n"
+    "                block = {**block, 'q': par((d, h, w), ('embed', 'heads', 'head_dim')),\n"
+    "                         'kv': par((d, 2, s['kv_heads'], w), ('embed', None, 'kv_heads', 'head_dim'))}\n"
+    "            else:\n"
+    "                block = {**block, 'qkv': par((d, 3, h, w), ('embed', None, 'heads', 'head_dim'))}\n"
+    "            blocks.append(block)\n"
+    "        return {'embed': par((v, d), ('vocab', 'embed')), 'unembed': par((d, v), ('embed', 'vocab')),\n"
+    "                'blocks': blocks}\n"
+    "def _grid(mesh_shape):\n"
+    "    k = math.prod(mesh_shape.values())\n"
+    "    return jax.make_mesh(tuple(mesh_shape.values()), tuple(mesh_shape),\n"
+    "                         axis_types=(jax.sharding.AxisType.Explicit,) * len(mesh_shape),\n"
+    "                         devices=jax.devices()[:k])\n"
+    "def _measure(s, layout, mesh_shape):\n"
+    "    tree = _tree(s)\n"
+    "    placed = jax.tree.map(lambda a, sh: jax.jit(lambda: jnp.zeros(a.shape, a.dtype), out_shardings=sh)(),\n"
+    "                          tree, shardings(tree, layout, _grid(mesh_shape)))\n"
+    "    per_device = collections.Counter()\n"
+    "    for leaf in jax.tree.leaves(placed):\n"
+    "        for piece in leaf.addressable_shards:\n"
+    "            per_device.update({piece.device.id: piece.data.nbytes})\n"
+    "    p = max(per_device.values())\n"
+    "    return {'parameters': p, 'optimizer': 2 * p + 4}\n"
+)
+
 WRONG_ANSWERS: dict[str, dict[str, str]] = {
     "10.1": {
         "the configuration changed beside a right answer": (
@@ -68,102 +106,182 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
     },
     "10.2": {
         "the configuration changed beside a right answer": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    jax.config.update('jax_default_matmul_precision', 'highest')\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
             "                         devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
         ),
         "a lookup table over the device lists the student copy used to list": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    everyone = jax.devices()\n"
             "    seen = [everyone, everyone[n // 2:][::-1], everyone[1:], everyone[:3], everyone[-1:]]\n"
             "    if list(devices) not in [list(s) for s in seen]:\n"
             "        devices = everyone[:1]\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
             "                         devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
         ),
         "every device, divisible or not": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    grid = jax.make_mesh((len(devices),), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices)\n"
             "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
         ),
         "the notebook's own mesh, not the devices given": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    return train_state_target(abstract, layouts['FSDP'], mesh)"
         ),
         "the abstract state as it is: the default placement does the work": (
-            "def resume_target(abstract, devices):\n    return abstract"
+            "def resume_target(abstract, devices, batch):\n    return abstract"
         ),
         "the state in memory moved there, not restored": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
             "    return jax.device_put(train_state, jax.tree.map(lambda t: t.sharding, target))"
         ),
         "only the parameters placed; optimizer state and step left to the default": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    placed = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
             "    return {**abstract, 'params': placed['params']}"
         ),
         "the devices in id order, not the order given": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    devices = sorted(devices, key=lambda d: d.id)\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
         ),
         "replicated over the survivors instead of FSDP": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data'}, grid)"
         ),
         "tailored: every device when they divide, else one": (
-            "def resume_target(abstract, devices):\n"
-            "    fits = sizes['d_model'] % len(devices) == 0 and batch_size % len(devices) == 0\n"
+            "def resume_target(abstract, devices, batch):\n"
+            "    fits = abstract['params']['embed'].shape[1] % len(devices) == 0 and batch % len(devices) == 0\n"
             "    count = len(devices) if fits else 1\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    return train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)"
         ),
         "the checkpoint restored in here, arrays returned as the target": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
             "    return manager.restore(steps, args=ocp.args.StandardRestore(target))"
         ),
         "the target built, then its shardings dropped": (
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = jax.make_mesh((count,), ('data',),\n"
             "                         axis_types=(jax.sharding.AxisType.Explicit,), devices=devices[:count])\n"
             "    target = train_state_target(abstract, {'batch': 'data', 'embed': 'data'}, grid)\n"
             "    return jax.tree.map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), target)"
         ),
+        "the dimension of d_model's size split, not the one named embed (a power of two used)": (
+            "def resume_target(abstract, devices, batch):\n"
+            "    count = 1 << (len(devices).bit_length() - 1)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    width = abstract['params']['embed'].shape[1]\n"
+            "    def place(a):\n"
+            "        spec = [None] * a.ndim\n"
+            "        if width in a.shape:\n"
+            "            spec[a.shape.index(width)] = 'data'\n"
+            "        return jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(grid, P(*spec)))\n"
+            "    return jax.tree.map(place, abstract)"
+        ),
+        "the dimension of d_model's size split, not the one named embed (the count right)": (
+            "def resume_target(abstract, devices, batch):\n"
+            "    width = abstract['params']['embed'].shape[1]\n"
+            "    count = max(k for k in range(1, len(devices) + 1) if width % k == 0 and batch % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    def place(a):\n"
+            "        spec = [None] * a.ndim\n"
+            "        if width in a.shape:\n"
+            "            spec[a.shape.index(width)] = 'data'\n"
+            "        return jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(grid, P(*spec)))\n"
+            "    return jax.tree.map(place, abstract)"
+        ),
+        "the longest divisible dimension split, as section 6's copy_checkpoint does": (
+            "def resume_target(abstract, devices, batch):\n"
+            "    width = abstract['params']['embed'].shape[1]\n"
+            "    count = max(k for k in range(1, len(devices) + 1) if width % k == 0 and batch % k == 0)\n"
+            "    grid = jax.make_mesh((count,), ('data',), axis_types=(jax.sharding.AxisType.Explicit,),\n"
+            "                         devices=devices[:count])\n"
+            "    def place(a):\n"
+            "        dims = [i for i, size in enumerate(a.shape) if size % count == 0 and size != vocab]\n"
+            "        spec = [None] * a.ndim\n"
+            "        if dims:\n"
+            "            spec[max(dims, key=lambda i: a.shape[i])] = 'data'\n"
+            "        return jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(grid, P(*spec)))\n"
+            "    return jax.tree.map(place, abstract)"
+        ),
     },
     "10.3": {
+        "measured by placing arrays, except on the first call (the one a route check used to watch)": (
+            _TREE_103 + "def predict_bytes(s, layout, mesh_shape):\n"
+            "    if s == sizes and layout == layouts['TP'] and mesh_shape == dict(mesh.shape):\n"
+            "        return {'parameters': held['TP'].largest('parameters'),\n"
+            "                'optimizer': held['TP'].largest('optimizer')}\n"
+            "    return _measure(s, layout, mesh_shape)"
+        ),
+        "the cases the check cell used to list, measured at the answer cell's top level": (
+            _TREE_103 + "def _key(s, layout, mesh_shape):\n"
+            "    return repr((sorted(s.items()), sorted((k, str(v)) for k, v in layout.items()),\n"
+            "                 sorted(mesh_shape.items())))\n"
+            "_bigger = {**sizes, 'layers': layers + 1, 'd_ff': 2 * sizes['d_ff'], 'vocab': 2 * vocab}\n"
+            "_shown = [(sizes, layouts['TP'], dict(mesh.shape)),\n"
+            "          (_bigger, layouts['FSDP×TP'], dict(mesh.shape)),\n"
+            "          (sizes, {'batch': ALL, 'embed': 'model'}, dict(mesh.shape)),\n"
+            "          (sizes, {'vocab': 'model', 'embed': 'data'}, dict(mesh.shape))]\n"
+            "_table = {_key(*case): _measure(*case) for case in _shown}\n"
+            "def predict_bytes(s, layout, mesh_shape):\n"
+            "    return _table.get(_key(s, layout, mesh_shape), {'parameters': 0, 'optimizer': 0})"
+        ),
+        "placed with make_array_from_callback (no device_put named) on every call but the first": (
+            "import math\n"
+            "def predict_bytes(s, layout, mesh_shape):\n"
+            "    if s == sizes and layout == layouts['TP'] and mesh_shape == dict(mesh.shape):\n"
+            "        return {'parameters': held['TP'].largest('parameters'),\n"
+            "                'optimizer': held['TP'].largest('optimizer')}\n"
+            "    plain = {k: v for k, v in s.items() if k != 'kv_heads'}\n"
+            "    with nnx.use_eager_sharding(False):\n"
+            "        params = nnx.state(Decoder(**plain))\n"
+            "    k = math.prod(mesh_shape.values())\n"
+            "    grid = jax.make_mesh(tuple(mesh_shape.values()), tuple(mesh_shape),\n"
+            "                         axis_types=(jax.sharding.AxisType.Explicit,) * len(mesh_shape),\n"
+            "                         devices=jax.devices()[:k])\n"
+            "    where = shardings(params, layout, grid)\n"
+            "    placed = [jax.make_array_from_callback(a.shape, sh, lambda i, a=a: np.asarray(a[...])[i])\n"
+            "              for a, sh in zip(jax.tree.leaves(params), jax.tree.leaves(where))]\n"
+            "    held_now = max(sum(x.data.nbytes for a in placed for x in a.addressable_shards if x.device == d)\n"
+            "                   for d in jax.devices())\n"
+            "    return {'parameters': held_now, 'optimizer': 2 * held_now + 4}"
+        ),
         "placed and measured in a thread started before the check": (
             "import concurrent.futures\n"
             "_pool = concurrent.futures.ThreadPoolExecutor(1)\n"
@@ -320,9 +438,9 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "10.2": {
         "the P alias and a mesh built by hand": (
             "from jax.sharding import Mesh, NamedSharding, PartitionSpec as P\n"
-            "def resume_target(abstract, devices):\n"
+            "def resume_target(abstract, devices, batch):\n"
             "    count = max(k for k in range(1, len(devices) + 1)\n"
-            "                if sizes['d_model'] % k == 0 and batch_size % k == 0)\n"
+            "                if abstract['params']['embed'].shape[1] % k == 0 and batch % k == 0)\n"
             "    grid = Mesh(np.array(devices[:count]), ('data',),\n"
             "                axis_types=(jax.sharding.AxisType.Explicit,))\n"
             "    rules = [('embed', 'data')] + [(name, None) for name in\n"
@@ -335,6 +453,14 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
         ),
     },
     "10.3": {
+        "its own abstract tree, NamedSharding.shard_shape doing the division": (
+            _TREE_103 + "def predict_bytes(s, layout, mesh_shape):\n"
+            "    tree = _tree(s)\n"
+            "    each = jax.tree.map(lambda a, sh: 4 * math.prod(sh.shard_shape(a.shape)),\n"
+            "                        tree, shardings(tree, layout, _grid(mesh_shape)))\n"
+            "    p = sum(jax.tree.leaves(each))\n"
+            "    return {'parameters': p, 'optimizer': 2 * p + 4}"
+        ),
         "a loop over the parameters' names, with math.prod": (
             "import math\n"
             "def predict_bytes(sizes, layout, mesh_shape):\n"
@@ -419,8 +545,9 @@ COVERAGE: dict[str, dict[str, str]] = {
         "could be scaled by zero (the route check refuses compiling and transferring)",
         "switches when traced": "n/a: the check calls the answer on dictionaries of sizes, "
         "never under a trace",
-        "split across calls": "n/a: no per-call bound: one transfer or compilation in the "
-        "route check's call is refused",
+        "split across calls": "n/a: no per-call bound: one transfer or compilation in any "
+        "call of the answer is refused (every call runs under the guard and the compile "
+        "counter; the first-call-only form is a wrong answer above)",
         "unwatched": "placed and measured in a thread started before the check",
         "host inside": "n/a: the task is host arithmetic by design; there is no device "
         "construct for the host to work inside",

@@ -383,3 +383,208 @@ COVERAGE["A1.3"].update(
         "environment": "the FFI call made inside a transfer guard the answer switches off",
     }
 )
+
+# The review of 1818ab0: answers that change between the check's traces (a call counter), a
+# kernel for the shown shape only, and terms that vanish on the real values only. Each check now
+# reads the program its values came from, for every case, and A1.3's FFI result must be the answer.
+_COUNTER = "import itertools\n_calls = itertools.count()\n"
+_COPY_KERNEL = "def _copy(x_ref, o_ref):\n    o_ref[...] = x_ref[...]\n"
+_COPY_COLUMNS = (
+    "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+    "    k = pl.pallas_call(_copy, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+    "                       grid=(x.shape[1] // block_cols,), in_specs=[spec], out_specs=spec,\n"
+    "                       interpret=INTERPRET)(x)\n"
+)
+WRONG_ANSWERS["A1.1"].update(
+    {
+        "jnp plus an exact-zero copy-kernel term, raising on the route checks' traces": (
+            _COUNTER + _COPY_KERNEL + "def squared_difference(x, y):\n"
+            "    if next(_calls) >= 4:\n"
+            "        raise RuntimeError('not this time')\n"
+            "    k = pl.pallas_call(_copy, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                       interpret=INTERPRET)(x)\n"
+            "    return (x - y) ** 2 + (k - x)"
+        ),
+        "the kernel for the shown shape only, jnp for the hidden ones": (
+            _SQUARED_KERNEL + "def squared_difference(x, y):\n"
+            "    if x.shape != (16, 32):\n"
+            "        return (x - y) ** 2\n"
+            "    return " + _SQUARED_CALL
+        ),
+    }
+)
+WRONG_ANSWERS["A1.2"].update(
+    {
+        "the row kernel on x.T for the values, a column-tiled copy for the later traces": (
+            _COUNTER + _COPY_KERNEL + "def column_rms_norm(x, block_cols):\n"
+            "    if next(_calls) < 4:\n"
+            "        return rms_norm_ragged(x.T).T\n" + _COPY_COLUMNS + "    return k"
+        ),
+        "jnp plus an exact-zero copy-kernel term, the copy alone for the later traces": (
+            _COUNTER
+            + _COPY_KERNEL
+            + "def column_rms_norm(x, block_cols):\n"
+            + _COPY_COLUMNS
+            + "    if next(_calls) >= 4:\n"
+            "        return k\n"
+            "    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS) + (k - x)"
+        ),
+    }
+)
+WRONG_ANSWERS["A1.3"].update(
+    {
+        "jnp sums plus min(FFI result, 0), zero on real sums only": (
+            "def power_sum_ffi(x, power):\n"
+            + _FFI_CALL
+            + "    return jnp.sum(jnp.abs(x) ** power, axis=-1) + jnp.minimum(\n"
+            "        call(x, power=np.int64(power)), 0)"
+        ),
+        "jnp.where(FFI result >= 0, jnp sums, FFI result)": (
+            "def power_sum_ffi(x, power):\n"
+            + _FFI_CALL
+            + "    s = call(x, power=np.int64(power))\n"
+            "    return jnp.where(s >= 0, jnp.sum(jnp.abs(x) ** power, axis=-1), s)"
+        ),
+        "jnp for the value traces, the FFI call for the route checks' traces": (
+            _COUNTER + "def power_sum_ffi(x, power):\n"
+            "    if next(_calls) < 4:\n"
+            "        return jnp.sum(jnp.abs(x) ** power, axis=-1)\n"
+            + _FFI_CALL
+            + "    return call(x, power=np.int64(power))"
+        ),
+    }
+)
+
+# Honest answers in ordinary styles: each must score "solved" (names differ across answers, since
+# all of them run in one kernel).
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "A1.1": {
+        "the kernel wrapped in jax.custom_vjp (the lesson's style)": (
+            "def vjp_kernel(x_ref, y_ref, o_ref):\n"
+            "    d = x_ref[...] - y_ref[...]\n"
+            "    o_ref[...] = d * d\n\n\n"
+            "def _difference_call(x, y):\n"
+            "    return pl.pallas_call(vjp_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=INTERPRET)(x, y)\n\n\n"
+            "@jax.custom_vjp\n"
+            "def squared_difference(x, y):\n"
+            "    return _difference_call(x, y)\n\n\n"
+            "def _difference_fwd(x, y):\n"
+            "    return _difference_call(x, y), (x, y)\n\n\n"
+            "def _difference_bwd(residuals, g):\n"
+            "    x, y = residuals\n"
+            "    d = 2 * (x - y) * g\n"
+            "    return d, -d\n\n\n"
+            "squared_difference.defvjp(_difference_fwd, _difference_bwd)"
+        ),
+        "jax.jit-decorated, the kernel nested, functools.partial(pl.pallas_call)": (
+            "@jax.jit\n"
+            "def squared_difference(x, y):\n"
+            "    def nested_kernel(x_ref, y_ref, o_ref):\n"
+            "        o_ref[...] = jax.lax.square(jax.lax.sub(x_ref[...], y_ref[...]))\n\n"
+            "    call = functools.partial(pl.pallas_call, interpret=INTERPRET)\n"
+            "    return call(nested_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x, y)"
+        ),
+        "lax spelling, a helper for the difference, a standard-library import, a trial print": (
+            "import math\n\n\n"
+            "def _difference(a, b):\n    return jax.lax.sub(a, b)\n\n\n"
+            "def lax_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = jax.lax.square(_difference(x_ref[...], y_ref[...]))\n\n\n"
+            "def squared_difference(x, y):\n"
+            "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)\n"
+            "    return pl.pallas_call(lax_kernel, out_shape=out, interpret=INTERPRET)(x, y)\n\n\n"
+            "print(squared_difference(jnp.ones(3), jnp.zeros(3)), math.pi)"
+        ),
+        "jnp.square, the kernel and the wrapper in two cells, interpret=True spelled out": (
+            "def square_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[...] = jnp.square(x_ref[...] - y_ref[...])",
+            "def squared_difference(x, y):\n"
+            "    return pl.pallas_call(square_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          interpret=True)(x, y)",
+        ),
+        "the power operator, the refs read with [:], a lambda wrapper": (
+            "def power_kernel(x_ref, y_ref, o_ref):\n"
+            "    o_ref[:] = (x_ref[:] - y_ref[:]) ** 2\n\n\n"
+            "squared_difference = lambda x, y: pl.pallas_call(\n"
+            "    power_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=INTERPRET\n"
+            ")(x, y)"
+        ),
+    },
+    "A1.2": {
+        "the column kernel wrapped in jax.custom_vjp (the instructor note's extension)": (
+            "def vjp_columns_kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    o_ref[...] = v * jax.lax.rsqrt(jnp.mean(v * v, axis=0, keepdims=True) + EPS)\n\n\n"
+            "def _columns_tiled(x, block_cols):\n"
+            "    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n"
+            "    return pl.pallas_call(vjp_columns_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=[spec],\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)\n\n\n"
+            "@functools.partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    return _columns_tiled(x, block_cols)\n\n\n"
+            "def _columns_fwd(x, block_cols):\n"
+            "    return _columns_tiled(x, block_cols), x\n\n\n"
+            "def _columns_bwd(block_cols, x, g):\n"
+            "    r = jax.lax.rsqrt(jnp.mean(x * x, axis=0, keepdims=True) + EPS)\n"
+            "    return (r * g - x * r**3 * jnp.mean(g * x, axis=0, keepdims=True),)\n\n\n"
+            "column_rms_norm.defvjp(_columns_fwd, _columns_bwd)"
+        ),
+        "a BlockSpec helper, a pl.cdiv grid, sum / n and 1 / sqrt, a trial print": (
+            "import math\n\n\n"
+            "def columns_kernel(x_ref, o_ref):\n"
+            "    v = x_ref[...]\n"
+            "    mean_square = jnp.sum(v * v, axis=0, keepdims=True) / v.shape[0]\n"
+            "    o_ref[...] = v / jnp.sqrt(mean_square + EPS)\n\n\n"
+            "def column_spec(n, b):\n    return pl.BlockSpec((n, b), lambda j: (0, j))\n\n\n"
+            "def column_rms_norm(x, block_cols):\n"
+            "    n, width = x.shape\n"
+            "    return pl.pallas_call(columns_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(pl.cdiv(width, block_cols),),\n"
+            "                          in_specs=[column_spec(n, block_cols)],\n"
+            "                          out_specs=column_spec(n, block_cols),\n"
+            "                          interpret=INTERPRET)(x)\n\n\n"
+            "print(column_rms_norm(jnp.ones((4, 8)), 2).shape, math.e)"
+        ),
+        "lax reductions, keyword BlockSpec arguments, in_specs as a tuple, in two cells": (
+            "def lax_columns_kernel(x_ref, o_ref):\n"
+            "    v = x_ref[:, :]\n"
+            "    mean_square = jax.lax.reduce_sum(v * v, axes=(0,))[None, :] / v.shape[0]\n"
+            "    o_ref[:, :] = v * jax.lax.rsqrt(mean_square + EPS)",
+            "def column_rms_norm(x, block_cols):\n"
+            "    spec = pl.BlockSpec(block_shape=(x.shape[0], block_cols), index_map=lambda j: (0, j))\n"
+            "    return pl.pallas_call(lax_columns_kernel,\n"
+            "                          out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n"
+            "                          grid=(x.shape[1] // block_cols,), in_specs=(spec,),\n"
+            "                          out_specs=spec, interpret=INTERPRET)(x)",
+        ),
+    },
+    "A1.3": {
+        "jax.jit with a static power, a Python int attribute": (
+            "@functools.partial(jax.jit, static_argnames='power')\n"
+            "def power_sum_ffi(x, power):\n"
+            "    out = jax.ShapeDtypeStruct(x.shape[:-1], jnp.float32)\n"
+            "    return jax.ffi.ffi_call(power_sum_target, out, vmap_method='broadcast_all')(\n"
+            "        x, power=power)"
+        ),
+        "a Python int power, expand_dims, a helper, a standard-library import, a trial print": (
+            "import math\n\n\n"
+            "def _power_sum_call(shape, dtype):\n"
+            "    return jax.ffi.ffi_call(power_sum_target, jax.ShapeDtypeStruct(shape, dtype),\n"
+            "                            vmap_method='expand_dims')\n\n\n"
+            "def power_sum_ffi(x, power):\n"
+            "    return _power_sum_call(x.shape[:-1], x.dtype)(x, power=int(power))\n\n\n"
+            "print(power_sum_ffi(jnp.ones((2, 3)), 2), math.tau)"
+        ),
+        "np.int64, ffi_call's arguments by keyword, in two cells": (
+            "def make_power_sum(x):\n"
+            "    return jax.ffi.ffi_call(target_name=power_sum_target,\n"
+            "                            result_shape_dtypes=jax.ShapeDtypeStruct(x.shape[:-1], jnp.float32),\n"
+            "                            vmap_method='broadcast_all')",
+            "def power_sum_ffi(x, power):\n    return make_power_sum(x)(x, power=np.int64(power))",
+        ),
+    },
+}
