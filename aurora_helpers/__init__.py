@@ -69,6 +69,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "compiled.topologies": ("INTERCONNECTS", "TOPOLOGIES"),
     # perf/: measuring.
     "perf.memory_profile": ("read_memory_profile",),
+    "perf.memory_report": ("memory_report",),
     "perf.peaks": ("PEAKS", "peak_for"),
     "perf.plan_panel": ("PlanPanel",),
     "perf.planned_step": ("check_plan",),

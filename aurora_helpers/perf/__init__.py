@@ -3,6 +3,7 @@
 - :mod:`.timing`: :func:`benchmark`, the dispatch timeline and the usual timing mistakes;
 - :mod:`.profiles`: reading and drawing a profiler trace;
 - :mod:`.memory_profile`: which functions hold device memory, from JAX's memory profile;
+- :mod:`.memory_report`: a compiled step's bytes in the parts of XLA's out-of-memory report;
 - :mod:`.roofline` and :mod:`.peaks`: measured points against published peaks;
 - :mod:`.state_sizes`: bytes per device of a training state, and of a checkpoint folder;
 - :mod:`.throughput`: transfers, bandwidth and matmul throughput of this machine;

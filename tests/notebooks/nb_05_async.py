@@ -102,6 +102,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "async dispatch switched off, then no wait": (
             "def honest_time(f, x, repeats=7):\n    jax.config.update('jax_cpu_enable_async_dispatch', False)\n    f(x)\n    times = []\n    for _ in range(repeats):\n        t0 = time.perf_counter()\n        f(x)\n        times.append(time.perf_counter() - t0)\n    return float(np.median(times))"
         ),
+        "repeats ignored: twenty timed calls": "def honest_time(f, x, repeats=7):\n    jax.block_until_ready(f(x))\n    times = []\n    for _ in range(20):\n        t0 = time.perf_counter()\n        jax.block_until_ready(f(x))\n        times.append(time.perf_counter() - t0)\n    return float(np.median(times))",
     },
     "05.2": {
         "hard-coded figures of the example": (
@@ -177,6 +178,7 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "XLA's count made in a child Python": (
             "def arithmetic_intensity(op, size):\n    import subprocess, sys\n    shapes = '[(s,)]' if op == 'f' else '[(s, s), (s, s)]'\n    fn = '(lambda v: 3 * v + 1)' if op == 'f' else '(lambda p, q: p @ q)'\n    code = (f'import jax, jax.numpy as jnp; s = {size}; '\n            f'args = [jax.ShapeDtypeStruct(t, jnp.float32) for t in {shapes}]; '\n            f'c = jax.jit({fn}).lower(*args).compile().cost_analysis(); '\n            \"c = c[0] if isinstance(c, list) else c; print(c['flops'] / c['bytes accessed'])\")\n    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)\n    return float(out.stdout)\n\n\ndef is_memory_bound(op, size, ridge):\n    return arithmetic_intensity(op, size) < ridge"
         ),
+        "JAX's roofline estimator counting the matmul (review of 1818ab0)": "from jax.experimental import roofline\n\n\ndef arithmetic_intensity(op, size):\n    if op == 'f':\n        return 2 * size / (8 * size)\n    spec = jax.ShapeDtypeStruct((size, size), jnp.float32)\n    _, result = roofline.roofline(lambda p, q: p @ q)(spec, spec)\n    return result.flops / result.hbm_bytes\n\n\ndef is_memory_bound(op, size, ridge):\n    return arithmetic_intensity(op, size) < ridge",
     },
     "05.3": {
         "jnp.sqrt, no iteration": "def newton_sqrt(a, steps):\n    return jnp.sqrt(a)",
@@ -246,6 +248,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "jit switched off, then a Python loop": (
             "def newton_sqrt(a, steps):\n    with jax.disable_jit():\n        x = jnp.ones_like(a)\n        for _ in range(int(steps)):\n            x = 0.5 * (x + a / x)\n    return x"
         ),
+        "a closed form of the k-th iterate, the loop only counting (review of 1818ab0)": "def newton_sqrt(a, steps):\n    k = lax.fori_loop(0, steps, lambda i, k: k * 2.0, jnp.float32(1.0))\n    s = jnp.sqrt(a)\n    r = ((1 - s) / (1 + s)) ** k\n    return s * (1 + r) / (1 - r)",
+        "a loop whose body ignores its carry, each iterate from a closed form": "def newton_sqrt(a, steps):\n    s = jnp.sqrt(a)\n    r0 = (1 - s) / (1 + s)\n    def body(i, x):\n        r = r0 ** (2.0 ** (i + 1))\n        return s * (1 + r) / (1 - r)\n    return lax.fori_loop(0, steps, body, jnp.ones_like(a))",
     },
 }
 
@@ -302,11 +306,13 @@ COVERAGE: dict[str, dict[str, str]] = {
 RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "05.1": {
         "statistics.median and a trial print": "import statistics\n\n\ndef honest_time(f, x, repeats=7):\n    jax.block_until_ready(f(x))  # compile and warm up, untimed\n    times = []\n    for _ in range(repeats):\n        start = time.perf_counter()\n        jax.block_until_ready(f(x))\n        times.append(time.perf_counter() - start)\n    print('times:', [round(t, 6) for t in times])\n    return statistics.median(times)",
+        "two waited warm-up calls (review of 1818ab0)": "def honest_time(f, x, repeats=7):\n    for _ in range(2):\n        jax.block_until_ready(f(x))\n    times = []\n    for _ in range(repeats):\n        t0 = time.perf_counter()\n        jax.block_until_ready(f(x))\n        times.append(time.perf_counter() - t0)\n    return float(np.median(times))",
     },
     "05.2": {
         "a helper for the bytes, and a trial print": "def bytes_moved(values_in, values_out):\n    return 4 * (values_in + values_out)\n\n\ndef arithmetic_intensity(op, size):\n    if op == 'f':\n        flops, moved = 2 * size, bytes_moved(size, size)\n    else:\n        flops, moved = 2 * size**3, bytes_moved(2 * size**2, size**2)\n    return flops / moved\n\n\nprint('f at 1000:', arithmetic_intensity('f', 1000))\n\n\ndef is_memory_bound(op, size, ridge):\n    return arithmetic_intensity(op, size) < ridge",
     },
     "05.3": {
         "jax.lax spelled out, the body a named function": "def newton_sqrt(a, steps):\n    def newton_step(i, x):\n        return (x + a / x) / 2\n\n    return jax.lax.fori_loop(0, steps, newton_step, jnp.ones_like(a))",
+        "lax.while_loop with a counter": "def newton_sqrt(a, steps):\n    def body(state):\n        i, x = state\n        return i + 1, 0.5 * (x + a / x)\n    return lax.while_loop(lambda st: st[0] < steps, body, (0, jnp.ones_like(a)))[1]",
     },
 }

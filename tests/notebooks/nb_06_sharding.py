@@ -88,6 +88,24 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the right call, inside a mesh the answer makes current": (
             "def project(h, w):\n    with jax.set_mesh(mesh):\n        return jnp.matmul(h, w, out_sharding=P('data', 'model'))"
         ),
+        # Review of 1818ab0: a gather spelled as one all-reduce of zero-padded operands.
+        "both operands gathered by a psum of zero-padded blocks, then multiplied": (
+            "def project(h, w):\n"
+            "    k = w.shape[0]\n"
+            "    msize = mesh.shape['model']\n"
+            "    def local(hb, wb):\n"
+            "        i = jax.lax.axis_index('model')\n"
+            "        kb = hb.shape[1]\n"
+            "        hfull = jax.lax.dynamic_update_slice(jnp.zeros((hb.shape[0], k), hb.dtype), hb, (0, i * kb))\n"
+            "        wfull = jax.lax.dynamic_update_slice(jnp.zeros((k, wb.shape[1]), wb.dtype), wb, (i * kb, 0))\n"
+            "        flat = jax.lax.psum(jnp.concatenate([hfull.ravel(), wfull.ravel()]), 'model')\n"
+            "        hg = flat[: hfull.size].reshape(hfull.shape)\n"
+            "        wg = flat[hfull.size :].reshape(wfull.shape)\n"
+            "        m = wg.shape[1] // msize\n"
+            "        return hg @ jax.lax.dynamic_slice_in_dim(wg, i * m, m, axis=1)\n"
+            "    return jax.shard_map(local, in_specs=(P('data', 'model'), P('model', None)),\n"
+            "                         out_specs=P('data', 'model'))(h, w)"
+        ),
     },
     "06.4": {
         "device_put of the whole array": (
@@ -179,6 +197,33 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "blocks built inside a device the answer chose": (
             "def coordinates(shape, sharding):\n    def block(index):\n        r0, r1, _ = index[0].indices(shape[0])\n        c0, c1, _ = index[1].indices(shape[1])\n        i, j = np.mgrid[r0:r1, c0:c1]\n        return (1000 * i + j).astype(np.int32)\n    with jax.default_device(jax.devices()[0]):\n        return jax.make_array_from_callback(shape, sharding, block)"
         ),
+        # Review of 1818ab0: the whole built in every callback, below the old 4 x whole bound.
+        "the whole from sparse np.indices in every callback, a .copy() of the slice": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i, j = np.indices(shape, dtype=np.int32, sparse=True)\n"
+            "        return (1000 * i + j)[index].copy()\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
+        "the whole from np.fromfunction in every callback": (
+            "def coordinates(shape, sharding):\n"
+            "    return jax.make_array_from_callback(shape, sharding, lambda index: np.fromfunction(lambda i, j: 1000 * i + j, shape, dtype=np.int32)[index].copy())"
+        ),
+        "the whole made with jnp in every callback, then made untraceable": (
+            "def coordinates(shape, sharding):\n"
+            "    def block(index):\n"
+            "        i, j = jnp.indices(shape)\n"
+            "        whole = np.asarray((1000 * i + j).astype(jnp.int32))\n"
+            "        return whole[index].copy()\n"
+            "    return jax.make_array_from_callback(shape, sharding, block)"
+        ),
+        "the whole made with jnp up front, kept in a deque": (
+            "import collections\n\n\n"
+            "def coordinates(shape, sharding):\n"
+            "    i, j = jnp.indices(shape)\n"
+            "    held = collections.deque([(1000 * i + j).astype(jnp.int32)])\n"
+            "    return jax.make_array_from_callback(shape, sharding, lambda index: np.asarray(held[0])[index].copy())"
+        ),
     },
 }
 
@@ -261,6 +306,7 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "PartitionSpec spelled out, jnp.dot, a trial print": "from jax.sharding import PartitionSpec\n\n\ndef project(h, w):\n    out = jnp.matmul(h, w, out_sharding=PartitionSpec('data', 'model'))\n    print('product type:', jax.typeof(out))\n    return out",
     },
     "06.4": {
+        "np.mgrid over the block's bounds": "def coordinates(shape, sharding):\n    def block(index):\n        (r0, r1, _), (c0, c1, _) = (s.indices(length) for s, length in zip(index, shape))\n        i, j = np.mgrid[r0:r1, c0:c1]\n        return (1000 * i + j).astype(np.int32)\n\n    return jax.make_array_from_callback(shape, sharding, block)",
         "np.arange outer sum in a helper": "def block_values(rows, cols):\n    return (1000 * rows[:, None] + cols[None, :]).astype(np.int32)\n\n\ndef coordinates(shape, sharding):\n    def block(index):\n        rows = np.arange(shape[0])[index[0]]\n        cols = np.arange(shape[1])[index[1]]\n        return block_values(rows, cols)\n\n    return jax.make_array_from_callback(shape, sharding, block)",
     },
 }

@@ -194,6 +194,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the right program, at the precision the answer sets": (
             "def matmul_psum(a, b):\n    with jax.default_matmul_precision('float32'):\n        return jax.shard_map(lambda x, y: jax.lax.psum(x @ y, 'i'), mesh=ring,\n                             in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)"
         ),
+        "one psum used as an all-gather of both operands (review of 1818ab0)": "def matmul_psum(a, b):\n    def body(a_blk, b_blk):\n        size = jax.lax.axis_size('i')\n        k = jax.lax.axis_index('i')\n        m, kk = a_blk.shape\n        p = b_blk.shape[1]\n        wa = jax.lax.dynamic_update_slice(jnp.zeros((m, kk * size), a_blk.dtype), a_blk, (0, k * kk))\n        wb = jax.lax.dynamic_update_slice(jnp.zeros((kk * size, p), b_blk.dtype), b_blk, (k * kk, 0))\n        both = jax.lax.psum(jnp.concatenate([wa.ravel(), wb.ravel()]), 'i')\n        whole_a = both[: m * kk * size].reshape(m, kk * size)\n        whole_b = both[m * kk * size:].reshape(kk * size, p)\n        return whole_a @ whole_b\n    return jax.shard_map(body, mesh=ring, in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)",
+        "the same, operands placed by a one-hot einsum, a pytree psum": "def matmul_psum(a, b):\n    def body(a_blk, b_blk):\n        size = jax.lax.axis_size('i')\n        onehot = jax.nn.one_hot(jax.lax.axis_index('i'), size, dtype=a_blk.dtype)\n        wa = jnp.einsum('d,mk->mdk', onehot, a_blk)\n        wb = jnp.einsum('d,kp->dkp', onehot, b_blk)\n        whole_a, whole_b = jax.lax.psum((wa, wb), 'i')\n        return whole_a.reshape(a_blk.shape[0], -1) @ whole_b.reshape(-1, b_blk.shape[1])\n    return jax.shard_map(body, mesh=ring, in_specs=(P(None, 'i'), P('i', None)), out_specs=P())(a, b)",
     },
 }
 
@@ -249,6 +251,7 @@ COVERAGE: dict[str, dict[str, str]] = {
 RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "07.1": {
         "pmean of each block's mean": "def local_column_means(block):\n    return jax.lax.pmean(jnp.mean(block, axis=0), 'i')",
+        "the row count summed beside the column sums, in one psum (review of 1818ab0)": "def local_column_means(block):\n    packed = jnp.append(block.sum(axis=0), jnp.float32(block.shape[0]))\n    total = jax.lax.psum(packed, 'i')\n    return total[:-1] / total[-1]",
     },
     "07.2": {
         "PartitionSpec spelled out, the pairs from a helper": "from jax.sharding import PartitionSpec\n\n\ndef to_the_left(size):\n    return [(k, (k - 1) % size) for k in range(size)]\n\n\ndef shift_left(a):\n    pairs = to_the_left(ring.shape['i'])\n    move = lambda b: jax.lax.ppermute(b, 'i', perm=pairs)\n    return jax.shard_map(move, mesh=ring, in_specs=PartitionSpec('i'), out_specs=PartitionSpec('i'))(a)",

@@ -102,6 +102,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the right program, inside a mesh the answer makes current": (
             "def global_feature_stds(local_rows):\n    import jax\n    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n    mesh = jax.make_mesh((jax.device_count(),), ('data',), axis_types=(AxisType.Explicit,))\n    with jax.set_mesh(mesh):\n        data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n        return jax.jit(lambda x: x.std(axis=0), out_shardings=NamedSharding(mesh, P()))(data)"
         ),
+        "the rows all-gathered by a jitted identity returning a tuple, NumPy spread (review of 1818ab0)": "def global_feature_stds(local_rows):\n    import jax\n    import numpy as np\n    from jax.sharding import NamedSharding, PartitionSpec as P\n    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n    (everywhere,) = jax.jit(lambda x: (x * 1.0,), out_shardings=(NamedSharding(mesh, P()),))(data)\n    spread = np.asarray(everywhere).std(axis=0)\n    return jax.device_put(spread, NamedSharding(mesh, P()))",
+        "the same, returned in a dict": "def global_feature_stds(local_rows):\n    import jax\n    import numpy as np\n    from jax.sharding import NamedSharding, PartitionSpec as P\n    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n    data = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), local_rows)\n    rows = jax.jit(lambda x: {'all': x + 0}, out_shardings={'all': NamedSharding(mesh, P())})(data)['all']\n    return jax.device_put(np.asarray(rows).std(axis=0), NamedSharding(mesh, P()))",
     },
     "08.2": {
         "one process_allgather per row, each within the per-call bound": (
@@ -180,6 +182,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the right gathers, in 64-bit mode switched on by the answer": (
             "def uneven_mean(local_rows):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n    jax.config.update('jax_enable_x64', True)\n    counts = multihost_utils.process_allgather(np.float32(len(local_rows)))\n    sums = multihost_utils.process_allgather(local_rows.sum(axis=0).astype(np.float32))\n    return sums.sum(axis=0) / counts.sum()"
         ),
+        "padded rows gathered inside a dict (review of 1818ab0)": "def uneven_mean(local_rows):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    counts = multihost_utils.process_allgather(np.int32(len(local_rows)))\n    padded = np.zeros((int(counts.max()), local_rows.shape[1]), np.float32)\n    padded[: len(local_rows)] = local_rows\n    rows = multihost_utils.process_allgather({'rows': padded})['rows']\n    every = np.concatenate([r[:c] for r, c in zip(rows, counts)])\n    return every.mean(axis=0)",
+        "padded rows made a global array, that gathered": "def uneven_mean(local_rows):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n    from jax.sharding import NamedSharding, PartitionSpec as P\n    counts = multihost_utils.process_allgather(np.int32(len(local_rows)))\n    k = jax.local_device_count()\n    m = -(-int(counts.max()) // k) * k\n    padded = np.zeros((m, local_rows.shape[1]), np.float32)\n    padded[: len(local_rows)] = local_rows\n    mesh = jax.make_mesh((jax.device_count(),), ('data',))\n    glob = jax.make_array_from_process_local_data(NamedSharding(mesh, P('data')), padded)\n    rows = multihost_utils.process_allgather(glob, tiled=True).reshape(len(counts), m, -1)\n    every = np.concatenate([r[:c] for r, c in zip(rows, counts)])\n    return every.mean(axis=0)",
     },
     "08.3": {
         "hard-coded identity order": (
@@ -256,6 +260,8 @@ WRONG_ANSWERS: dict[str, dict[str, str]] = {
         "the right calls, with the default PRNG the answer switched": (
             "def shared_order(my_seed, n):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n    jax.config.update('jax_default_prng_impl', 'rbg')\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    order = np.asarray(multihost_utils.broadcast_one_to_all(mine))\n    multihost_utils.assert_equal(order, 'the processes disagree on the order')\n    return order"
         ),
+        "draws gathered in a tuple, rank 0's kept, then broadcast (review of 1818ab0)": "def shared_order(my_seed, n):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    (everyone,) = multihost_utils.process_allgather((mine,))\n    order = np.asarray(multihost_utils.broadcast_one_to_all(np.asarray(everyone[0])))\n    multihost_utils.assert_equal(order, 'disagree')\n    return order",
+        "everyone's draws gathered, rank 0's kept, broadcast from rank 0 (an identity)": "def shared_order(my_seed, n):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    mine = np.random.default_rng(my_seed).permutation(n).astype(np.int32)\n    first = multihost_utils.process_allgather([mine])[0][0]\n    order = np.asarray(multihost_utils.broadcast_one_to_all(first))\n    multihost_utils.assert_equal(order, 'disagree')\n    return order",
     },
 }
 
@@ -316,8 +322,10 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
     },
     "08.2": {
         "one gather of the sums and the count together": "def uneven_mean(local_rows):\n    import numpy as np\n    from jax.experimental import multihost_utils\n\n    mine = np.concatenate([local_rows.sum(axis=0), [len(local_rows)]]).astype(np.float32)\n    everyone = multihost_utils.process_allgather(mine)\n    return everyone[:, :-1].sum(axis=0) / everyone[:, -1].sum()",
+        "sums and count gathered as one tuple (a pytree)": "def uneven_mean(local_rows):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    sums, counts = multihost_utils.process_allgather((local_rows.sum(axis=0), np.float32(len(local_rows))))\n    return sums.sum(axis=0) / counts.sum()",
     },
     "08.3": {
         "is_source spelled out, a helper for the draw": "def shared_order(my_seed, n):\n    import jax\n    import numpy as np\n    from jax.experimental import multihost_utils\n\n    def draw(seed, size):\n        return np.random.default_rng(seed).permutation(size).astype(np.int32)\n\n    order = multihost_utils.broadcast_one_to_all(draw(my_seed, n), is_source=jax.process_index() == 0)\n    order = np.asarray(order)\n    multihost_utils.assert_equal(order, 'orders differ')\n    return order",
+        "agreement confirmed on a dict": "def shared_order(my_seed, n):\n    import numpy as np\n    from jax.experimental import multihost_utils\n    order = multihost_utils.broadcast_one_to_all(np.random.default_rng(my_seed).permutation(n).astype(np.int32))\n    multihost_utils.assert_equal({'order': order}, 'orders differ')\n    return order",
     },
 }
