@@ -161,3 +161,30 @@ COVERAGE: dict[str, dict[str, str]] = {
         "environment": "n/a: the answer is read from the array's own sharding; no guard, configuration or mesh decides it",
     },
 }
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "00.1": {
+        "collections.Counter (stdlib import)": "import collections\n\n\ndef devices_by_kind(devices):\n    return dict(collections.Counter(d.device_kind for d in devices))",
+        "helper + trial print": "def kind_of(device):\n    return device.device_kind\n\n\ndef devices_by_kind(devices):\n    counts = {}\n    for device in devices:\n        counts[kind_of(device)] = counts.get(kind_of(device), 0) + 1\n    return counts\n\n\nprint(devices_by_kind(jax.devices()))",
+        "two cells": (
+            "from collections import Counter",
+            "def devices_by_kind(devices):\n    return dict(Counter(device.device_kind for device in devices))",
+        ),
+    },
+    "00.2": {
+        "lax.iota and lax.square": "from jax import lax\n\n\ndef squares(n):\n    return lax.square(lax.iota(jnp.int32, n))",
+        "astype then multiply, helper, print": "def square(values):\n    return values * values\n\n\ndef squares(n):\n    return square(jnp.arange(n).astype(jnp.int32))\n\n\nprint(squares(5))",
+        "jnp.square and math": "import math\n\n\ndef squares(n):\n    return jnp.square(jnp.arange(math.floor(n), dtype='int32'))",
+        "two cells": (
+            "import jax.numpy as jnp",
+            "def squares(n):\n    numbers = jnp.arange(n, dtype=jnp.int32)\n    return numbers ** 2",
+        ),
+    },
+    "00.3": {
+        "sharding.device_set": "def device_ids(x):\n    return sorted({d.id for d in x.sharding.device_set})",
+        "addressable shards, helper, print": "def ids_of(shards):\n    return {shard.device.id for shard in shards}\n\n\ndef device_ids(x):\n    return sorted(ids_of(x.addressable_shards))\n\n\nprint(device_ids(jnp.ones(3)))",
+        "sorted by id with a key function": "def device_ids(x):\n    return [d.id for d in sorted(x.devices(), key=lambda d: d.id)]",
+    },
+}

@@ -327,3 +327,35 @@ WRONG_ANSWERS["01.4"]["a float64 dot for the mean, plus 0 * the float64 sum"] = 
     "        return by_dot + 0 * jnp.mean(wide)"
 )
 COVERAGE["01.4"]["times zero"] = "a float64 dot for the mean, plus 0 * the float64 sum"
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "01.1": {
+        "lax.scatter_add spelled out": "from jax import lax\n\n\ndef histogram(values, weights, n_bins):\n    numbers = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n    bins = jnp.zeros(n_bins, jnp.float32)\n    return lax.scatter_add(bins, values[:, None], weights.astype(jnp.float32), numbers, mode=lax.GatherScatterMode.FILL_OR_DROP)",
+        "segment_sum and a print": "def histogram(values, weights, n_bins):\n    return jax.ops.segment_sum(weights, values, num_segments=n_bins).astype(jnp.float32)\n\n\nprint(histogram(jnp.array([0, 1, 1, -1]), jnp.ones(4), 3))",
+        "helper, two cells": (
+            "def empty_bins(n_bins):\n    return jnp.zeros((n_bins,), dtype=jnp.float32)",
+            "def histogram(values, weights, n_bins):\n    return empty_bins(n_bins).at[values].add(weights, mode='drop', wrap_negative_indices=False)",
+        ),
+        "mode=GatherScatterMode enum": "from jax.lax import GatherScatterMode\n\n\ndef histogram(values, weights, n_bins):\n    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode=GatherScatterMode.FILL_OR_DROP, wrap_negative_indices=False)",
+    },
+    "01.2": {
+        "jnp.take with fill": "def lookup_or_default(table, ids, default):\n    return jnp.take(table, ids, mode='fill', fill_value=default)",
+        "helper and a print": "def read_past_end(table, ids, value):\n    return table.at[ids].get(mode='fill', fill_value=value)\n\n\ndef lookup_or_default(table, ids, default):\n    return read_past_end(table, ids, default)\n\n\nprint(lookup_or_default(jnp.arange(3.0), jnp.array([0, 5]), -1.0))",
+        "lax.gather spelled out": "from jax import lax\n\n\ndef lookup_or_default(table, ids, default):\n    numbers = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))\n    return lax.gather(table, ids[:, None], numbers, slice_sizes=(1,), mode=lax.GatherScatterMode.FILL_OR_DROP, fill_value=default)",
+        "take_along_axis with fill": "def lookup_or_default(table, ids, default):\n    return jnp.take_along_axis(table, ids, axis=0, mode='fill', fill_value=default)",
+    },
+    "01.3": {
+        "jit as a call, helper": "def one_update(table, rows, grads, lr):\n    return table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n\n\nsparse_update = jax.jit(one_update)",
+        "functools.partial jit, print": "import functools\n\n\n@functools.partial(jax.jit)\ndef sparse_update(table, rows, grads, lr):\n    update = grads * -lr\n    return table.at[rows].add(update, mode='drop', wrap_negative_indices=False)\n\n\nprint(sparse_update(jnp.zeros((2, 1)), jnp.array([0, -1]), jnp.ones((2, 1)), 1.0))",
+        "lax.scatter_add spelled out": "from jax import lax\n\n\n@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    numbers = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n    return lax.scatter_add(table, rows[:, None], -lr * grads, numbers, mode=lax.GatherScatterMode.FILL_OR_DROP)",
+        "`.at[].subtract`": "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].subtract(lr * grads, mode='drop', wrap_negative_indices=False)",
+    },
+    "01.4": {
+        "sum over size": "def mean64(x):\n    with jax.enable_x64(True):\n        wide = x.astype(jnp.float64)\n        return jnp.sum(wide) / wide.size",
+        "jnp.mean(dtype=float64)": "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x, dtype=jnp.float64)",
+        "helper, math, print": "import math\n\n\ndef wide_mean(values):\n    return values.astype(jnp.float64).sum() / math.prod(values.shape)\n\n\ndef mean64(x):\n    with jax.enable_x64(True):\n        result = wide_mean(x)\n    return result\n\n\nprint(mean64(jnp.ones(4)))",
+        "jnp.asarray(dtype=float64) and jnp.average": "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.average(jnp.asarray(x, dtype=jnp.float64))",
+    },
+}

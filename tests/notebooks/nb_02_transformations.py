@@ -459,3 +459,38 @@ COVERAGE["02.4"].update(
         "environment": "the update traced inside a transfer guard the answer switches off",
     }
 )
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "02.1": {
+        "functools.reduce": "import functools\n\n\ndef vmap_n(f, n):\n    return functools.reduce(lambda g, _: jax.vmap(g), range(n), f)",
+        "recursion": "def vmap_n(f, n):\n    if n == 0:\n        return f\n    return jax.vmap(vmap_n(f, n - 1))",
+        "explicit in_axes, while loop, print": "def vmap_n(f, n):\n    mapped = f\n    while n > 0:\n        mapped = jax.vmap(mapped, in_axes=0, out_axes=0)\n        n -= 1\n    return mapped\n\n\nprint(vmap_n(jnp.sum, 1)(jnp.ones((2, 3))))",
+    },
+    "02.2": {
+        "static_argnums": "def zero_pad(x, length):\n    return jnp.pad(x, (0, length - x.shape[0]))\n\n\npad_to = jax.jit(zero_pad, static_argnums=1)",
+        "lax.pad, helper, two cells": (
+            "from jax import lax\n\n\ndef zero_pad(x, length):\n    return lax.pad(x, jnp.zeros((), x.dtype), [(0, length - x.shape[0], 0)])",
+            "pad_to = jax.jit(zero_pad, static_argnames=['length'])",
+        ),
+        "at[].set into zeros, partial, print": "import functools\n\n\ndef zero_pad(x, length):\n    return jnp.zeros(length, x.dtype).at[: x.shape[0]].set(x)\n\n\npad_to = functools.partial(jax.jit, static_argnames='length')(zero_pad)\nprint(pad_to(jnp.arange(3), length=5))",
+        "concatenate": "def zero_pad(x, length):\n    return jnp.concatenate([x, jnp.zeros(length - len(x), dtype=x.dtype)])\n\n\npad_to = jax.jit(zero_pad, static_argnames=('length',))",
+    },
+    "02.3": {
+        "conv_dimension_numbers": "def downsample_conv(images, kernels):\n    numbers = lax.conv_dimension_numbers(images.shape, kernels.shape, ('NHWC', 'HWIO', 'NHWC'))\n    return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=numbers)",
+        "NCHW transposes, helper": "def to_nchw(images):\n    return jnp.transpose(images, (0, 3, 1, 2))\n\n\ndef downsample_conv(images, kernels):\n    out = jax.lax.conv_general_dilated(to_nchw(images), jnp.transpose(kernels, (3, 2, 0, 1)), window_strides=[2, 2], padding=[(0, 0), (0, 0)])\n    return jnp.transpose(out, (0, 2, 3, 1))",
+        "print, two cells": (
+            "from jax import lax as L",
+            "def downsample_conv(images, kernels):\n    out = L.conv_general_dilated(images, kernels, window_strides=(2, 2), padding='VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    print('output shape', out.shape)\n    return out",
+        ),
+    },
+    "02.4": {
+        "donate_argnums": "def momentum_update(params, velocity, grads, lr):\n    velocity = 0.9 * velocity + grads\n    params = params - lr * velocity\n    return params, velocity\n\n\nmomentum_step = jax.jit(momentum_update, donate_argnums=(0, 1))",
+        "partial, two cells": (
+            "def momentum_update(params, velocity, grads, lr):\n    new_velocity = velocity * 0.9 + grads\n    return params - lr * new_velocity, new_velocity",
+            "import functools\n\nmomentum_step = functools.partial(jax.jit, donate_argnames=['params', 'velocity'])(momentum_update)",
+        ),
+        "tree.map helper, print": "def momentum_update(params, velocity, grads, lr):\n    velocity = jax.tree.map(lambda v, g: 0.9 * v + g, velocity, grads)\n    return jax.tree.map(lambda p, v: p - lr * v, params, velocity), velocity\n\n\nmomentum_step = jax.jit(momentum_update, donate_argnums=[0, 1])\nprint(momentum_step.lower(jnp.ones(2), jnp.ones(2), jnp.ones(2), 0.1).args_info)",
+    },
+}

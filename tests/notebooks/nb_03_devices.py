@@ -193,3 +193,20 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "n/a: the work is in another process by design (the lesson); there is no JAX construct for a callback to sit in",
     },
 }
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "03.1": {
+        "helper, print": "def memory_kinds(device):\n    return tuple(memory.kind for memory in device.addressable_memories())\n\n\ndef inventory(devices):\n    rows = []\n    for d in devices:\n        rows.append((d.id, d.platform, d.device_kind, d.process_index, memory_kinds(d)))\n    return rows\n\n\nprint(inventory(jax.devices()[:2]))",
+        "list of a map": "def inventory(devices):\n    return list(map(lambda d: (d.id, d.platform, d.device_kind, d.process_index, tuple([m.kind for m in d.addressable_memories()])), devices))",
+    },
+    "03.2": {
+        "filter and a sorted list": "def owned_ids(devices, process):\n    mine = filter(lambda d: d.process_index == process, devices)\n    return sorted([d.id for d in mine])",
+        "loop, helper, print": "def belongs(device, process):\n    return device.process_index == process\n\n\ndef owned_ids(devices, process):\n    ids = []\n    for device in devices:\n        if belongs(device, process):\n            ids.append(device.id)\n    ids.sort()\n    return ids\n\n\nprint(owned_ids(jax.devices(), 0))",
+    },
+    "03.3": {
+        "run_fresh and json": "import json\n\n\ndef cpu_devices_in_fresh_process(n):\n    result = run_fresh('import jax; print(jax.device_count())', JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n    return int(result.stdout.strip().splitlines()[-1])",
+        "fresh_json, f-string script, print": "import textwrap\n\n\ndef cpu_devices_in_fresh_process(n):\n    script = textwrap.dedent('''\n        import json\n        import jax\n        print(json.dumps(jax.local_device_count()))\n    ''')\n    count = fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=f'{n}')\n    print('the new process has', count, 'devices')\n    return count",
+    },
+}
