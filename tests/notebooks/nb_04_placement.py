@@ -447,3 +447,29 @@ RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "jax.shard_map, the P alias": "from jax.sharding import PartitionSpec as P\n\n\ndef replicate_rows(v):\n    mesh = Mesh(np.array(jax.devices()), ('rows',))\n    everywhere = jax.device_put(v, NamedSharding(mesh, P()))\n    return jax.shard_map(lambda t: t[None], mesh=mesh, in_specs=P(), out_specs=P('rows'))(everywhere)",
     },
 }
+
+# The review of 1818ab0 (/work/tmp/review-04_placement.md): a detour through DLPack adopts host
+# memory with no copy for the guard to refuse; a decoy move made first hid the real one from a
+# guard that stops at the first copy, and an alias of jax.device_put escaped a patched attribute.
+# The checks now watch every call of jax.device_put's code and of the DLPack imports.
+WRONG_ANSWERS["04.2"][
+    "a NumPy detour through DLPack (no host-to-device copy for the guard to refuse)"
+] = 'def park_state(state):\n    def park(a):\n        on_host = jax.dlpack.from_dlpack(np.asarray(a).copy())\n        return jax.device_put(on_host, a.sharding.with_memory_kind("pinned_host"))\n    return jax.tree.map(park, state)\n'
+WRONG_ANSWERS["04.3"][
+    "a decoy move to `device`, then the sum on a's device through an alias of device_put"
+] = "put = jax.device_put\ndef add_on(a, b, device):\n    put(a, device)  # decoy\n    d0 = next(iter(a.devices()))\n    return put(put(a, d0) + put(b, d0), device)\n"
+WRONG_ANSWERS["04.3"]["a NumPy sum through DLPack, placed with jax.device_put"] = (
+    "def add_on(a, b, device):\n    return jax.device_put(jax.dlpack.from_dlpack(np.asarray(a) + np.asarray(b)), device)\n"
+)
+WRONG_ANSWERS["04.4"][
+    "a decoy row move, then the whole stack on v's device resharded through an alias"
+] = 'put = jax.device_put\ndef replicate_rows(v):\n    everyone = jax.devices()\n    home = next(iter(v.devices()))\n    put(v, everyone[0] if home != everyone[0] else everyone[-1])  # decoy: one row moved first\n    rows = NamedSharding(Mesh(np.array(everyone), ("rows",)), PartitionSpec("rows"))\n    return put(jnp.stack([v] * len(everyone)), rows)\n'
+WRONG_ANSWERS["04.4"]["a NumPy stack through DLPack, a decoy move, an alias of device_put"] = (
+    'put = jax.device_put\ndef replicate_rows(v):\n    everyone = jax.devices()\n    put(v, everyone[0] if next(iter(v.devices())) != everyone[0] else everyone[-1])  # decoy\n    whole = jax.dlpack.from_dlpack(np.ascontiguousarray(np.broadcast_to(np.asarray(v), (len(everyone), *np.shape(v)))))\n    rows = NamedSharding(Mesh(np.array(everyone), ("rows",)), PartitionSpec("rows"))\n    return put(whole, rows)\n'
+)
+RIGHT_ANSWERS["04.1"]["NumPy masks over devices_indices_map"] = (
+    "def bytes_arriving(src, dst):\n    src_map = src.sharding.devices_indices_map(src.shape)\n    same_memory = src.sharding.memory_kind == dst.sharding.memory_kind\n    total = 0\n    for device, index in dst.sharding.devices_indices_map(dst.shape).items():\n        wanted = np.zeros(dst.shape, bool)\n        wanted[index] = True\n        held = np.zeros(dst.shape, bool)\n        if same_memory and device in src_map:\n            held[src_map[device]] = True\n        total += int((wanted & ~held).sum()) * dst.dtype.itemsize\n    return total\n"
+)
+RIGHT_ANSWERS["04.2"]["one memory space for the whole pytree (jax.memory.Space.Host)"] = (
+    "def park_state(state):\n    return jax.device_put(state, jax.memory.Space.Host)\n"
+)
