@@ -470,6 +470,3 @@ WRONG_ANSWERS["04.4"]["a NumPy stack through DLPack, a decoy move, an alias of d
 RIGHT_ANSWERS["04.1"]["NumPy masks over devices_indices_map"] = (
     "def bytes_arriving(src, dst):\n    src_map = src.sharding.devices_indices_map(src.shape)\n    same_memory = src.sharding.memory_kind == dst.sharding.memory_kind\n    total = 0\n    for device, index in dst.sharding.devices_indices_map(dst.shape).items():\n        wanted = np.zeros(dst.shape, bool)\n        wanted[index] = True\n        held = np.zeros(dst.shape, bool)\n        if same_memory and device in src_map:\n            held[src_map[device]] = True\n        total += int((wanted & ~held).sum()) * dst.dtype.itemsize\n    return total\n"
 )
-RIGHT_ANSWERS["04.2"]["one memory space for the whole pytree (jax.memory.Space.Host)"] = (
-    "def park_state(state):\n    return jax.device_put(state, jax.memory.Space.Host)\n"
-)
