@@ -161,3 +161,85 @@ COVERAGE: dict[str, dict[str, str]] = {
         "environment": "n/a: the answer is read from the array's own sharding; no guard, configuration or mesh decides it",
     },
 }
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "00.1": {
+        "collections.Counter (stdlib import)": "import collections\n\n\ndef devices_by_kind(devices):\n    return dict(collections.Counter(d.device_kind for d in devices))",
+        "helper + trial print": "def kind_of(device):\n    return device.device_kind\n\n\ndef devices_by_kind(devices):\n    counts = {}\n    for device in devices:\n        counts[kind_of(device)] = counts.get(kind_of(device), 0) + 1\n    return counts\n\n\nprint(devices_by_kind(jax.devices()))",
+        "two cells": (
+            "from collections import Counter",
+            "def devices_by_kind(devices):\n    return dict(Counter(device.device_kind for device in devices))",
+        ),
+    },
+    "00.2": {
+        "lax.iota and lax.square": "from jax import lax\n\n\ndef squares(n):\n    return lax.square(lax.iota(jnp.int32, n))",
+        "astype then multiply, helper, print": "def square(values):\n    return values * values\n\n\ndef squares(n):\n    return square(jnp.arange(n).astype(jnp.int32))\n\n\nprint(squares(5))",
+        "jnp.square and math": "import math\n\n\ndef squares(n):\n    return jnp.square(jnp.arange(math.floor(n), dtype='int32'))",
+        "two cells": (
+            "import jax.numpy as jnp",
+            "def squares(n):\n    numbers = jnp.arange(n, dtype=jnp.int32)\n    return numbers ** 2",
+        ),
+    },
+    "00.3": {
+        "sharding.device_set": "def device_ids(x):\n    return sorted({d.id for d in x.sharding.device_set})",
+        "addressable shards, helper, print": "def ids_of(shards):\n    return {shard.device.id for shard in shards}\n\n\ndef device_ids(x):\n    return sorted(ids_of(x.addressable_shards))\n\n\nprint(device_ids(jnp.ones(3)))",
+        "sorted by id with a key function": "def device_ids(x):\n    return [d.id for d in sorted(x.devices(), key=lambda d: d.id)]",
+    },
+}
+
+
+# The review of 1818ab0 (/work/tmp/review-00_welcome.md): its lazy answers (each now rejected) and
+# its honest ones (each solved).
+RIGHT_ANSWERS.setdefault("00.1", {})["collections.Counter returned as it is"] = (
+    "import collections\n\ndef devices_by_kind(devices):\n    return collections.Counter(d.device_kind for d in devices)\n"
+)
+RIGHT_ANSWERS.setdefault("00.1", {})["itertools.groupby"] = (
+    "import itertools\n\ndef devices_by_kind(devices):\n    keyed = sorted(d.device_kind for d in devices)\n    return {k: len(list(g)) for k, g in itertools.groupby(keyed)}\n"
+)
+RIGHT_ANSWERS.setdefault("00.1", {})["collections.defaultdict(int)"] = (
+    "import collections\n\ndef devices_by_kind(devices):\n    counts = collections.defaultdict(int)\n    for d in devices:\n        counts[d.device_kind] += 1\n    return counts\n"
+)
+RIGHT_ANSWERS.setdefault("00.1", {})["dict(Counter)"] = (
+    "from collections import Counter\n\ndef devices_by_kind(devices):\n    return dict(Counter(d.device_kind for d in devices))\n"
+)
+WRONG_ANSWERS["00.2"]["NumPy squares read out through jnp.arange indices (pass-through iota)"] = (
+    "def squares(n):\n    table = np.arange(n, dtype=np.int32) ** 2\n    return jnp.asarray(table)[jnp.arange(n)]\n"
+)
+WRONG_ANSWERS["00.2"]["Python-list squares, kept where an arange is non-negative"] = (
+    "def squares(n):\n    host = jnp.array([i * i for i in range(n)], dtype=jnp.int32)\n    return jnp.where(jnp.arange(n) >= 0, host, 0).astype(jnp.int32)\n"
+)
+WRONG_ANSWERS["00.2"]["NumPy squares + (a - a) with a = arange squared"] = (
+    "def squares(n):\n    a = jnp.arange(n, dtype=jnp.int32)\n    return jnp.asarray(np.arange(n, dtype=np.int32) ** 2) + jnp.minimum(a, 0)\n"
+)
+RIGHT_ANSWERS.setdefault("00.2", {})["lax.iota"] = (
+    "from jax import lax\n\ndef squares(n):\n    return lax.square(lax.iota(jnp.int32, n))\n"
+)
+RIGHT_ANSWERS.setdefault("00.2", {})["arange then astype at the end"] = (
+    "def squares(n):\n    return jnp.square(jnp.arange(n)).astype(jnp.int32)\n"
+)
+RIGHT_ANSWERS.setdefault("00.2", {})["dtype='int32' string + math import + print"] = (
+    "import math\n\ndef squares(n):\n    x = jnp.arange(n, dtype='int32')\n    return x * x\n\nprint(squares(4))\n"
+)
+RIGHT_ANSWERS.setdefault("00.2", {})["jnp.arange(0, n, 1, np.int32)"] = (
+    "def squares(n):\n    return jnp.arange(0, n, 1, np.int32) ** 2\n"
+)
+RIGHT_ANSWERS.setdefault("00.2", {})["jit with static_argnums"] = (
+    "import functools\n\n@functools.partial(jax.jit, static_argnums=0)\ndef squares(n):\n    return jnp.arange(n, dtype=jnp.int32) ** 2\n"
+)
+WRONG_ANSWERS["00.2"]["NumPy squares gathered by an arange (jnp.take)"] = (
+    "def squares(n):\n    return jnp.take(jnp.asarray(np.arange(n, dtype=np.int32) ** 2), jnp.arange(n))\n"
+)
+RIGHT_ANSWERS.setdefault("00.3", {})["sharding.device_set"] = (
+    "def device_ids(x):\n    return sorted(d.id for d in x.sharding.device_set)\n"
+)
+RIGHT_ANSWERS.setdefault("00.3", {})["addressable shards, set"] = (
+    "def device_ids(x):\n    return sorted({shard.device.id for shard in x.addressable_shards})\n"
+)
+RIGHT_ANSWERS.setdefault("00.3", {})["np.unique(...).tolist()"] = (
+    "def device_ids(x):\n    return np.unique([d.id for d in x.devices()]).tolist()\n"
+)
+RIGHT_ANSWERS.setdefault("00.3", {})["sorted NumPy ints"] = (
+    "def device_ids(x):\n    return sorted(np.array([d.id for d in x.devices()]))\n"
+)

@@ -327,3 +327,146 @@ WRONG_ANSWERS["01.4"]["a float64 dot for the mean, plus 0 * the float64 sum"] = 
     "        return by_dot + 0 * jnp.mean(wide)"
 )
 COVERAGE["01.4"]["times zero"] = "a float64 dot for the mean, plus 0 * the float64 sum"
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "01.1": {
+        "lax.scatter_add spelled out": "from jax import lax\n\n\ndef histogram(values, weights, n_bins):\n    numbers = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n    bins = jnp.zeros(n_bins, jnp.float32)\n    return lax.scatter_add(bins, values[:, None], weights.astype(jnp.float32), numbers, mode=lax.GatherScatterMode.FILL_OR_DROP)",
+        "segment_sum and a print": "def histogram(values, weights, n_bins):\n    return jax.ops.segment_sum(weights, values, num_segments=n_bins).astype(jnp.float32)\n\n\nprint(histogram(jnp.array([0, 1, 1, -1]), jnp.ones(4), 3))",
+        "helper, two cells": (
+            "def empty_bins(n_bins):\n    return jnp.zeros((n_bins,), dtype=jnp.float32)",
+            "def histogram(values, weights, n_bins):\n    return empty_bins(n_bins).at[values].add(weights, mode='drop', wrap_negative_indices=False)",
+        ),
+        "mode=GatherScatterMode enum": "from jax.lax import GatherScatterMode\n\n\ndef histogram(values, weights, n_bins):\n    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights, mode=GatherScatterMode.FILL_OR_DROP, wrap_negative_indices=False)",
+    },
+    "01.2": {
+        "jnp.take with fill": "def lookup_or_default(table, ids, default):\n    return jnp.take(table, ids, mode='fill', fill_value=default)",
+        "helper and a print": "def read_past_end(table, ids, value):\n    return table.at[ids].get(mode='fill', fill_value=value)\n\n\ndef lookup_or_default(table, ids, default):\n    return read_past_end(table, ids, default)\n\n\nprint(lookup_or_default(jnp.arange(3.0), jnp.array([0, 5]), -1.0))",
+        "lax.gather spelled out": "from jax import lax\n\n\ndef lookup_or_default(table, ids, default):\n    numbers = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))\n    return lax.gather(table, ids[:, None], numbers, slice_sizes=(1,), mode=lax.GatherScatterMode.FILL_OR_DROP, fill_value=default)",
+        "take_along_axis with fill": "def lookup_or_default(table, ids, default):\n    return jnp.take_along_axis(table, ids, axis=0, mode='fill', fill_value=default)",
+    },
+    "01.3": {
+        "jit as a call, helper": "def one_update(table, rows, grads, lr):\n    return table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n\n\nsparse_update = jax.jit(one_update)",
+        "functools.partial jit, print": "import functools\n\n\n@functools.partial(jax.jit)\ndef sparse_update(table, rows, grads, lr):\n    update = grads * -lr\n    return table.at[rows].add(update, mode='drop', wrap_negative_indices=False)\n\n\nprint(sparse_update(jnp.zeros((2, 1)), jnp.array([0, -1]), jnp.ones((2, 1)), 1.0))",
+        "lax.scatter_add spelled out": "from jax import lax\n\n\n@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    numbers = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n    return lax.scatter_add(table, rows[:, None], -lr * grads, numbers, mode=lax.GatherScatterMode.FILL_OR_DROP)",
+        "`.at[].subtract`": "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].subtract(lr * grads, mode='drop', wrap_negative_indices=False)",
+    },
+    "01.4": {
+        "sum over size": "def mean64(x):\n    with jax.enable_x64(True):\n        wide = x.astype(jnp.float64)\n        return jnp.sum(wide) / wide.size",
+        "jnp.mean(dtype=float64)": "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x, dtype=jnp.float64)",
+        "helper, math, print": "import math\n\n\ndef wide_mean(values):\n    return values.astype(jnp.float64).sum() / math.prod(values.shape)\n\n\ndef mean64(x):\n    with jax.enable_x64(True):\n        result = wide_mean(x)\n    return result\n\n\nprint(mean64(jnp.ones(4)))",
+        "jnp.asarray(dtype=float64) and jnp.average": "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.average(jnp.asarray(x, dtype=jnp.float64))",
+    },
+}
+
+
+# The review of 1818ab0 (/work/tmp/review-01_arrays.md): the taught operation as a pass-through
+# (fed zeros, at arange indices, over one element), the same primitive on both routes, and
+# add-and-subtract. The checks now read what the result is made of: the taught operation's own
+# output, fed the arguments as given (flat_program in the notebook).
+WRONG_ANSWERS["01.1"][
+    "pass-through: sign-arithmetic one-hot sums, then a scatter-add copying them into place"
+] = "def histogram(values, weights, n_bins):\n    hits = 1 - jnp.sign(jnp.abs(values[:, None] - jnp.arange(n_bins)[None, :]))\n    real = (hits.astype(jnp.float32) * weights[:, None]).sum(axis=0)\n    return jnp.zeros(n_bins, jnp.float32).at[np.arange(n_bins)].add(real, wrap_negative_indices=False)\n"
+WRONG_ANSWERS["01.1"]["zero-fed scatter: sign-arithmetic sums + a scatter-add of zeros"] = (
+    "def histogram(values, weights, n_bins):\n    hits = 1 - jnp.sign(jnp.abs(values[:, None] - jnp.arange(n_bins)[None, :]))\n    real = (hits.astype(jnp.float32) * weights[:, None]).sum(axis=0)\n    return real + jnp.zeros(n_bins, jnp.float32).at[values].add(jnp.zeros_like(weights), mode='drop', wrap_negative_indices=False)\n"
+)
+WRONG_ANSWERS["01.1"][
+    "hand-made index rule by arithmetic (abs) instead of comparisons, default wrapping off"
+] = "def histogram(values, weights, n_bins):\n    far = values + (jnp.abs(values) - values) * n_bins  # negative values sent past the end\n    return jnp.zeros(n_bins, jnp.float32).at[far].add(weights, wrap_negative_indices=False)\n"
+WRONG_ANSWERS["01.1"][
+    "hand-made mask by arithmetic: weights of negative values zeroed, default wrapping"
+] = "def histogram(values, weights, n_bins):\n    keep = (1 + jnp.sign(values) * jnp.sign(jnp.abs(values))) // 2 + (1 - jnp.abs(jnp.sign(values)))\n    return jnp.zeros(n_bins, jnp.float32).at[values].add(weights * keep, mode='drop')\n"
+WRONG_ANSWERS["01.1"]["sort-based: jnp.argsort/cumsum segment sums, passed through a scatter"] = (
+    "def histogram(values, weights, n_bins):\n    hits = jax.nn.one_hot(values, n_bins, dtype=jnp.float32)\n    return jnp.zeros(n_bins, jnp.float32).at[np.arange(n_bins)].add(weights @ hits, wrap_negative_indices=False)\n"
+)
+RIGHT_ANSWERS.setdefault("01.1", {})["segment_sum"] = (
+    "def histogram(values, weights, n_bins):\n    return jax.ops.segment_sum(weights, values, num_segments=n_bins)\n"
+)
+RIGHT_ANSWERS.setdefault("01.1", {})["lax.scatter_add spelling"] = (
+    "from jax import lax\n\ndef histogram(values, weights, n_bins):\n    dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n    return lax.scatter_add(jnp.zeros(n_bins, jnp.float32), values[:, None], weights, dn, mode=lax.GatherScatterMode.FILL_OR_DROP)\n"
+)
+RIGHT_ANSWERS.setdefault("01.1", {})["helper in a separate cell + trial print"] = (
+    "def _empty(n):\n    return jnp.zeros(n, jnp.float32)\n",
+    "def histogram(values, weights, n_bins):\n    return _empty(n_bins).at[values].add(weights, mode='drop', wrap_negative_indices=False)\n\nprint(histogram(jnp.array([0, 1, 1, -1]), jnp.ones(4), 3))\n",
+)
+RIGHT_ANSWERS.setdefault("01.1", {})["mode='fill' spelling, weights cast"] = (
+    "import math\n\ndef histogram(values, weights, n_bins):\n    return jnp.zeros((n_bins,), 'float32').at[values].add(weights.astype(jnp.float32), mode='fill', wrap_negative_indices=False)\n"
+)
+WRONG_ANSWERS["01.1"][
+    "add-and-subtract: sign sums + t - t, t a scatter-add of every weight into bin 0"
+] = "def histogram(values, weights, n_bins):\n    hits = 1 - jnp.sign(jnp.abs(values[:, None] - jnp.arange(n_bins)[None, :]))\n    real = (hits.astype(jnp.float32) * weights[:, None]).sum(axis=0)\n    t = jnp.zeros(n_bins, jnp.float32).at[jnp.zeros_like(values)].add(weights, mode='drop', wrap_negative_indices=False)\n    return (real + t) - t\n"
+WRONG_ANSWERS["01.2"][
+    "pass-through: arithmetic mask on a clamped read, then a fill gather on arange"
+] = "from jax import lax\n\ndef lookup_or_default(table, ids, default):\n    inside = 1 - lax.sign(lax.div(ids, table.shape[0]))\n    real = table[ids] * inside + default * (1 - inside)\n    return real.at[np.arange(real.shape[0])].get(mode='fill', fill_value=default)\n"
+WRONG_ANSWERS["01.2"]["arithmetic mask, fill gather of zeros added"] = (
+    "from jax import lax\n\ndef lookup_or_default(table, ids, default):\n    inside = 1 - lax.sign(lax.div(ids, table.shape[0]))\n    real = table[ids] * inside + default * (1 - inside)\n    return real + jnp.zeros_like(table).at[ids].get(mode='fill', fill_value=default) * 0 + jnp.zeros_like(table).at[ids].get(mode='fill', fill_value=default) - jnp.zeros_like(table).at[ids].get(mode='fill', fill_value=default)\n"
+)
+WRONG_ANSWERS["01.2"]["table padded with the default, then a clamped read"] = (
+    "def lookup_or_default(table, ids, default):\n    padded = jnp.concatenate([table, jnp.full((1,), default, table.dtype)])\n    return padded.at[ids].get(mode='fill', fill_value=default)\n"
+)
+WRONG_ANSWERS["01.2"]["padded table, clip mode (default-like), no fill"] = (
+    "def lookup_or_default(table, ids, default):\n    padded = jnp.concatenate([table, jnp.full((1,), default, table.dtype)])\n    return padded.at[ids].get(mode='clip') + 0 * table.at[ids].get(mode='fill', fill_value=default)\n"
+)
+RIGHT_ANSWERS.setdefault("01.2", {})["jnp.take with mode/fill_value"] = (
+    "def lookup_or_default(table, ids, default):\n    return jnp.take(table, ids, mode='fill', fill_value=default)\n"
+)
+RIGHT_ANSWERS.setdefault("01.2", {})["lax.GatherScatterMode enum + helper"] = (
+    "from jax import lax\n\nFILL = lax.GatherScatterMode.FILL_OR_DROP\n\ndef lookup_or_default(table, ids, default):\n    return table.at[ids].get(mode=FILL, fill_value=default)\n"
+)
+RIGHT_ANSWERS.setdefault("01.2", {})["two cells with a trial print"] = (
+    "def lookup_or_default(table, ids, default):\n    return table.at[ids].get(mode='fill', fill_value=default)\n",
+    "print(lookup_or_default(jnp.arange(3.0), jnp.array([0, 5]), -1.0))\n",
+)
+WRONG_ANSWERS["01.3"][
+    "no index options: padding ids redirected by hand with jnp.where, default mode"
+] = "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    safe = jnp.where(rows < 0, table.shape[0], rows)\n    return table.at[safe].add(-lr * grads)\n"
+WRONG_ANSWERS["01.3"]["padding grads zeroed by a mask, -1 still wraps to the last row"] = (
+    "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    real = (rows >= 0)[:, None]\n    return table.at[rows].add(-lr * grads * real)\n"
+)
+WRONG_ANSWERS["01.3"]["one-hot matmul, scatter-add of zeros"] = (
+    "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    one_hot = (rows[:, None] == jnp.arange(table.shape[0])).astype(table.dtype)\n    return (table - lr * one_hot.T @ grads).at[rows].add(jnp.zeros_like(grads), mode='drop')\n"
+)
+WRONG_ANSWERS["01.3"]["unsigned cast so -1 is far out of range"] = (
+    "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows.astype(jnp.uint32)].add(-lr * grads)\n"
+)
+RIGHT_ANSWERS.setdefault("01.3", {})["jax.jit(fn) wrapping + lax spelling"] = (
+    "from jax import lax\n\ndef _update(table, rows, grads, lr):\n    return table.at[rows].add(lax.neg(lr * grads), mode='drop', wrap_negative_indices=False)\n\nsparse_update = jax.jit(_update)\n"
+)
+RIGHT_ANSWERS.setdefault("01.3", {})["functools.partial(jax.jit) + subtract"] = (
+    "import functools\n\n@functools.partial(jax.jit)\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].subtract(lr * grads, mode='drop', wrap_negative_indices=False)\n"
+)
+RIGHT_ANSWERS.setdefault("01.3", {})[".at[].subtract under @jax.jit"] = (
+    "@jax.jit\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].subtract(lr * grads, mode='drop', wrap_negative_indices=False)\n"
+)
+RIGHT_ANSWERS.setdefault("01.3", {})["donate the table (section 2's in-place update)"] = (
+    "import functools\n\n@functools.partial(jax.jit, donate_argnums=0)\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n"
+)
+RIGHT_ANSWERS.setdefault("01.3", {})["functools.partial(jax.jit) + add"] = (
+    "import functools\n\n@functools.partial(jax.jit)\ndef sparse_update(table, rows, grads, lr):\n    return table.at[rows].add(-lr * grads, mode='drop', wrap_negative_indices=False)\n"
+)
+WRONG_ANSWERS["01.4"]["pass-through: float64 dot, then a reduce_sum over one element"] = (
+    "def mean64(x):\n    with jax.enable_x64(True):\n        wide = x.astype(jnp.float64)\n        by_dot = wide @ jnp.ones(x.shape, jnp.float64) / x.size\n        return jnp.sum(by_dot[None])\n"
+)
+WRONG_ANSWERS["01.4"]["float64 sum of zeros added to a cumsum mean"] = (
+    "def mean64(x):\n    with jax.enable_x64(True):\n        wide = x.astype(jnp.float64)\n        return jnp.cumsum(wide)[-1] / x.size + jnp.sum(jnp.zeros_like(wide))\n"
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["jnp.mean(dtype=float64)"] = (
+    "def mean64(x):\n    with jax.enable_x64(True):\n        return jnp.mean(x, dtype=jnp.float64)\n"
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["from jax import enable_x64 + helper cell"] = (
+    "from jax import enable_x64\n\ndef widen(x):\n    return x.astype('float64')\n",
+    "def mean64(x):\n    with enable_x64(True):\n        return widen(x).sum() / x.size\n",
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["inner jitted function"] = (
+    "@jax.jit\ndef _mean(x):\n    return jnp.mean(x.astype(jnp.float64))\n\ndef mean64(x):\n    with jax.enable_x64(True):\n        return _mean(x)\n"
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["np.float64 dtype + statistics import + print"] = (
+    "import statistics\n\ndef mean64(x):\n    with jax.enable_x64(True):\n        return jnp.asarray(x, dtype=np.float64).mean()\n\nprint(mean64(jnp.ones(3)))\n"
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["jax.enable_x64() with no argument"] = (
+    "def mean64(x):\n    with jax.enable_x64():\n        return jnp.mean(x.astype(jnp.float64))\n"
+)
+RIGHT_ANSWERS.setdefault("01.4", {})["from jax import enable_x64 as x64"] = (
+    "from jax import enable_x64 as x64\n\ndef mean64(x):\n    with x64(True):\n        return jnp.mean(x.astype(jnp.float64))\n"
+)

@@ -459,3 +459,107 @@ COVERAGE["02.4"].update(
         "environment": "the update traced inside a transfer guard the answer switches off",
     }
 )
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "02.1": {
+        "functools.reduce": "import functools\n\n\ndef vmap_n(f, n):\n    return functools.reduce(lambda g, _: jax.vmap(g), range(n), f)",
+        "recursion": "def vmap_n(f, n):\n    if n == 0:\n        return f\n    return jax.vmap(vmap_n(f, n - 1))",
+        "explicit in_axes, while loop, print": "def vmap_n(f, n):\n    mapped = f\n    while n > 0:\n        mapped = jax.vmap(mapped, in_axes=0, out_axes=0)\n        n -= 1\n    return mapped\n\n\nprint(vmap_n(jnp.sum, 1)(jnp.ones((2, 3))))",
+    },
+    "02.2": {
+        "static_argnums": "def zero_pad(x, length):\n    return jnp.pad(x, (0, length - x.shape[0]))\n\n\npad_to = jax.jit(zero_pad, static_argnums=1)",
+        "lax.pad, helper, two cells": (
+            "from jax import lax\n\n\ndef zero_pad(x, length):\n    return lax.pad(x, jnp.zeros((), x.dtype), [(0, length - x.shape[0], 0)])",
+            "pad_to = jax.jit(zero_pad, static_argnames=['length'])",
+        ),
+        "at[].set into zeros, partial, print": "import functools\n\n\ndef zero_pad(x, length):\n    return jnp.zeros(length, x.dtype).at[: x.shape[0]].set(x)\n\n\npad_to = functools.partial(jax.jit, static_argnames='length')(zero_pad)\nprint(pad_to(jnp.arange(3), length=5))",
+        "concatenate": "def zero_pad(x, length):\n    return jnp.concatenate([x, jnp.zeros(length - len(x), dtype=x.dtype)])\n\n\npad_to = jax.jit(zero_pad, static_argnames=('length',))",
+    },
+    "02.3": {
+        "conv_dimension_numbers": "def downsample_conv(images, kernels):\n    numbers = lax.conv_dimension_numbers(images.shape, kernels.shape, ('NHWC', 'HWIO', 'NHWC'))\n    return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID', dimension_numbers=numbers)",
+        "NCHW transposes, helper": "def to_nchw(images):\n    return jnp.transpose(images, (0, 3, 1, 2))\n\n\ndef downsample_conv(images, kernels):\n    out = jax.lax.conv_general_dilated(to_nchw(images), jnp.transpose(kernels, (3, 2, 0, 1)), window_strides=[2, 2], padding=[(0, 0), (0, 0)])\n    return jnp.transpose(out, (0, 2, 3, 1))",
+        "print, two cells": (
+            "from jax import lax as L",
+            "def downsample_conv(images, kernels):\n    out = L.conv_general_dilated(images, kernels, window_strides=(2, 2), padding='VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    print('output shape', out.shape)\n    return out",
+        ),
+    },
+    "02.4": {
+        "donate_argnums": "def momentum_update(params, velocity, grads, lr):\n    velocity = 0.9 * velocity + grads\n    params = params - lr * velocity\n    return params, velocity\n\n\nmomentum_step = jax.jit(momentum_update, donate_argnums=(0, 1))",
+        "partial, two cells": (
+            "def momentum_update(params, velocity, grads, lr):\n    new_velocity = velocity * 0.9 + grads\n    return params - lr * new_velocity, new_velocity",
+            "import functools\n\nmomentum_step = functools.partial(jax.jit, donate_argnames=['params', 'velocity'])(momentum_update)",
+        ),
+        "tree.map helper, print": "def momentum_update(params, velocity, grads, lr):\n    velocity = jax.tree.map(lambda v, g: 0.9 * v + g, velocity, grads)\n    return jax.tree.map(lambda p, v: p - lr * v, params, velocity), velocity\n\n\nmomentum_step = jax.jit(momentum_update, donate_argnums=[0, 1])\nprint(momentum_step.lower(jnp.ones(2), jnp.ones(2), jnp.ones(2), 0.1).args_info)",
+    },
+}
+
+
+# The review of 1818ab0 (/work/tmp/review-02_transformations.md): its lazy answers (each now rejected) and
+# its honest ones (each solved).
+WRONG_ANSWERS["02.1"][
+    "lookup table: hand-vectorized versions of the visible hidden functions (no vmap)"
+] = "def vmap_n(f, n):\n    if n == 0:\n        return f\n    def mapped(*args):\n        if f is cosine:\n            a, b = args\n            return jnp.einsum('...k,...k->...', a, b) / (jnp.linalg.norm(a, axis=-1) * jnp.linalg.norm(b, axis=-1))\n        if f is peak_response:\n            x, w, bias = args\n            return jnp.max(jnp.sin(frequency * x) * w, axis=-1) + bias\n        m = args[0]\n        gram = m @ jnp.swapaxes(m, -1, -2)\n        return {'energy': weight * jnp.sum(gram * gram, axis=(-2, -1)), 'rows': jnp.exp(-jnp.abs(m)).sum(axis=-1)}\n    return mapped"
+WRONG_ANSWERS["02.1"]["Python loop over examples, each example under jax.checkpoint"] = (
+    "def vmap_n(f, n):\n    one = jax.checkpoint(f)\n    def mapped(*args):\n        batch = args[0].shape[:n]\n        outs = [one(*(a[i] for a in args)) for i in np.ndindex(*batch)]\n        return jax.tree.map(lambda *leaves: jnp.stack(leaves).reshape(batch + jnp.shape(leaves[0])), *outs)\n    return mapped if n else f"
+)
+RIGHT_ANSWERS.setdefault("02.1", {})["flatten the n axes, one vmap, reshape back"] = (
+    "def vmap_n(f, n):\n    if n == 0:\n        return f\n    def mapped(*args):\n        batch = args[0].shape[:n]\n        flat = [a.reshape((-1,) + a.shape[n:]) for a in args]\n        out = jax.vmap(f)(*flat)\n        return jax.tree.map(lambda y: y.reshape(batch + y.shape[1:]), out)\n    return mapped"
+)
+RIGHT_ANSWERS.setdefault("02.1", {})["functools.reduce, in two cells with a trial print"] = (
+    "import functools\n\ndef vmap_n(f, n):\n    return functools.reduce(lambda g, _: jax.vmap(g), range(n), f)",
+    "print(vmap_n(lambda a: a * 2, 2)(jnp.ones((2, 3))).shape)",
+)
+WRONG_ANSWERS["02.1"]["lookup for the visible functions, a Python loop for anything else"] = (
+    "def vmap_n(f, n):\n    if n == 0:\n        return f\n    def mapped(*args):\n        if f is peak_response:\n            x, w, bias = args\n            return jnp.max(jnp.sin(frequency * x) * w, axis=-1) + bias\n        if f is gram_summary:\n            m = args[0]\n            gram = m @ jnp.swapaxes(m, -1, -2)\n            return {'energy': weight * jnp.sum(gram * gram, axis=(-2, -1)), 'rows': jnp.exp(-jnp.abs(m)).sum(axis=-1)}\n        a, b = args\n        return jnp.einsum('...k,...k->...', a, b) / (jnp.linalg.norm(a, axis=-1) * jnp.linalg.norm(b, axis=-1))\n    return mapped"
+)
+RIGHT_ANSWERS.setdefault("02.2", {})["static_argnums=1 (length passed by name)"] = (
+    "def zero_pad(x, length):\n    return jnp.pad(x, (0, length - x.shape[0]))\n\npad_to = jax.jit(zero_pad, static_argnums=1)"
+)
+RIGHT_ANSWERS.setdefault("02.2", {})["lax.pad spelling with a decorator"] = (
+    "import functools\n\n@functools.partial(jax.jit, static_argnames=('length',))\ndef zero_pad(x, length):\n    return lax.pad(x, jnp.zeros((), x.dtype), [(0, length - x.shape[0], 0)])\n\npad_to = zero_pad"
+)
+WRONG_ANSWERS["02.2"]["length smuggled through the shape of a dummy array (not static)"] = (
+    "def zero_pad(x, length):\n    return jnp.pad(x, (0, length - x.shape[0]))\n\n_inner = jax.jit(lambda x, like: jnp.pad(x, (0, like.shape[0] - x.shape[0])))\npad_by_shape = jax.jit(lambda x, like: jnp.pad(x, (0, like.shape[0] - x.shape[0])))\n\nclass_free = None\ndef pad_to(x, length):\n    return pad_by_shape(x, jnp.empty((length,), x.dtype))\n"
+)
+RIGHT_ANSWERS.setdefault("02.2", {})["two cells: the body, then the jit"] = (
+    "def zero_pad(x, length):\n    return jnp.concatenate([x, jnp.zeros((length - x.shape[0],), x.dtype)])",
+    "pad_to = jax.jit(zero_pad, static_argnames=['length'])\nprint(pad_to(jnp.arange(3.0), length=5))",
+)
+WRONG_ANSWERS["02.3"][
+    "one strided identity-kernel conv for patches (conv_general_dilated_patches), einsum does the work"
+] = "def downsample_conv(images, kernels):\n    kh, kw, c, o = kernels.shape\n    patches = lax.conv_general_dilated_patches(images, (kh, kw), (2, 2), 'VALID',\n                                               dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    # patches: (n, h, w, c*kh*kw) ordered (c, kh, kw)\n    k = jnp.transpose(kernels, (2, 0, 1, 3)).reshape(c * kh * kw, o)\n    return jnp.einsum('nhwp,po->nhwo', patches, k)"
+WRONG_ANSWERS["02.3"][
+    "strided 1x1 conv with ones (a subsample), windows summed by hand with einsum"
+] = "def downsample_conv(images, kernels):\n    kh, kw, c, o = kernels.shape\n    oh, ow = (images.shape[1] - kh) // 2 + 1, (images.shape[2] - kw) // 2 + 1\n    stacked = jnp.concatenate([images[:, i:i + 2 * oh - 1, j:j + 2 * ow - 1, :] for i in range(kh) for j in range(kw)], axis=-1)\n    eye = jnp.eye(stacked.shape[-1], dtype=images.dtype).reshape(1, 1, stacked.shape[-1], stacked.shape[-1])\n    sub = lax.conv_general_dilated(stacked, eye, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n    return jnp.einsum('nhwp,po->nhwo', sub, kernels.reshape(kh * kw * c, o))"
+RIGHT_ANSWERS.setdefault("02.3", {})[
+    "transposes to NCHW/OIHW and the default dimension numbers"
+] = "def downsample_conv(images, kernels):\n    x = jnp.transpose(images, (0, 3, 1, 2))\n    k = jnp.transpose(kernels, (3, 2, 0, 1))\n    y = lax.conv_general_dilated(x, k, window_strides=(2, 2), padding='VALID')\n    return jnp.transpose(y, (0, 2, 3, 1))"
+RIGHT_ANSWERS.setdefault("02.3", {})[
+    "conv_dimension_numbers + explicit zero padding, trial print"
+] = "def downsample_conv(images, kernels):\n    dn = lax.conv_dimension_numbers(images.shape, kernels.shape, ('NHWC', 'HWIO', 'NHWC'))\n    return lax.conv_general_dilated(images, kernels, (2, 2), ((0, 0), (0, 0)), dimension_numbers=dn)\n\nprint(downsample_conv(images, kernels).shape)"
+RIGHT_ANSWERS.setdefault("02.3", {})["explicit precision and preferred_element_type"] = (
+    "def downsample_conv(images, kernels):\n    return lax.conv_general_dilated(images, kernels, (2, 2), 'VALID',\n        dimension_numbers=('NHWC', 'HWIO', 'NHWC'), precision=lax.Precision.HIGHEST,\n        preferred_element_type=jnp.float32)"
+)
+WRONG_ANSWERS["02.3"][
+    "depthwise strided conv per tap (feature_group_count), channel mixing by einsum"
+] = "def downsample_conv(images, kernels):\n    kh, kw, c, o = kernels.shape\n    # one depthwise conv: each input channel convolved with a one-hot tap filter per (i, j)\n    taps = jnp.eye(kh * kw, dtype=images.dtype).reshape(kh, kw, 1, kh * kw)\n    taps = jnp.tile(taps, (1, 1, 1, c))\n    sub = lax.conv_general_dilated(images, taps, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'),\n                                   feature_group_count=c)\n    sub = sub.reshape(sub.shape[:3] + (c, kh * kw))\n    return jnp.einsum('nhwct,tco->nhwo', sub, kernels.reshape(kh * kw, c, o))"
+WRONG_ANSWERS["02.4"]["host callback except on the route check's (3,) probe shape"] = (
+    "def momentum_update(params, velocity, grads, lr):\n    if params.shape == (3,):\n        velocity = 0.9 * velocity + grads\n        return params - lr * velocity, velocity\n    def host(p, v, g, rate):\n        v = 0.9 * v + g\n        return (p - rate * v).astype(np.float32), v.astype(np.float32)\n    shapes = (jax.ShapeDtypeStruct(params.shape, jnp.float32),) * 2\n    return jax.pure_callback(host, shapes, params, velocity, grads, lr)\n\nmomentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+)
+WRONG_ANSWERS["02.4"][
+    "host callback; probe's lr 0.1 is a Python float (the cases' too?): weak-typed switch"
+] = "def momentum_update(params, velocity, grads, lr):\n    def host(p, v, g, rate):\n        v = 0.9 * v + g\n        return (p - rate * v).astype(np.float32), v.astype(np.float32)\n    shapes = (jax.ShapeDtypeStruct(params.shape, jnp.float32),) * 2\n    return jax.pure_callback(host, shapes, params, velocity, grads, lr)\n\nplain = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))\nmomentum_step = plain"
+RIGHT_ANSWERS.setdefault("02.4", {})["donate_argnums=(0, 1), decorator style"] = (
+    "import functools\n\n@functools.partial(jax.jit, donate_argnums=(0, 1))\ndef momentum_update(params, velocity, grads, lr):\n    velocity = 0.9 * velocity + grads\n    return params - lr * velocity, velocity\n\nmomentum_step = momentum_update"
+)
+RIGHT_ANSWERS.setdefault("02.4", {})["a helper, optax-style names"] = (
+    "def sgd_momentum(p, v, g, lr, beta=0.9):\n    v = beta * v + g\n    return p - lr * v, v\n\ndef momentum_update(params, velocity, grads, lr):\n    return sgd_momentum(params, velocity, grads, lr)\n\nmomentum_step = jax.jit(momentum_update, donate_argnames=['params', 'velocity'])"
+)
+RIGHT_ANSWERS.setdefault("02.4", {})["lr static (recompiles per rate, but correct)"] = (
+    "def momentum_update(params, velocity, grads, lr):\n    velocity = 0.9 * velocity + grads\n    return params - lr * velocity, velocity\n\nmomentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'), static_argnames='lr')"
+)
+WRONG_ANSWERS["02.4"]["host callback except for 1-D inputs (the shown case and the probe)"] = (
+    "def momentum_update(params, velocity, grads, lr):\n    if params.ndim == 1 and params.shape[0] > 1:\n        velocity = 0.9 * velocity + grads\n        return params - lr * velocity, velocity\n    def host(p, v, g, rate):\n        v = 0.9 * v + g\n        return (p - rate * v).astype(np.float32), v.astype(np.float32)\n    shapes = (jax.ShapeDtypeStruct(params.shape, jnp.float32),) * 2\n    return jax.pure_callback(host, shapes, params, velocity, grads, lr)\n\nmomentum_step = jax.jit(momentum_update, donate_argnames=('params', 'velocity'))"
+)

@@ -193,3 +193,64 @@ COVERAGE: dict[str, dict[str, str]] = {
         "host inside": "n/a: the work is in another process by design (the lesson); there is no JAX construct for a callback to sit in",
     },
 }
+
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "03.1": {
+        "helper, print": "def memory_kinds(device):\n    return tuple(memory.kind for memory in device.addressable_memories())\n\n\ndef inventory(devices):\n    rows = []\n    for d in devices:\n        rows.append((d.id, d.platform, d.device_kind, d.process_index, memory_kinds(d)))\n    return rows\n\n\nprint(inventory(jax.devices()[:2]))",
+        "list of a map": "def inventory(devices):\n    return list(map(lambda d: (d.id, d.platform, d.device_kind, d.process_index, tuple([m.kind for m in d.addressable_memories()])), devices))",
+    },
+    "03.2": {
+        "filter and a sorted list": "def owned_ids(devices, process):\n    mine = filter(lambda d: d.process_index == process, devices)\n    return sorted([d.id for d in mine])",
+        "loop, helper, print": "def belongs(device, process):\n    return device.process_index == process\n\n\ndef owned_ids(devices, process):\n    ids = []\n    for device in devices:\n        if belongs(device, process):\n            ids.append(device.id)\n    ids.sort()\n    return ids\n\n\nprint(owned_ids(jax.devices(), 0))",
+    },
+    "03.3": {
+        "run_fresh and json": "import json\n\n\ndef cpu_devices_in_fresh_process(n):\n    result = run_fresh('import jax; print(jax.device_count())', JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n    return int(result.stdout.strip().splitlines()[-1])",
+        "fresh_json, f-string script, print": "import textwrap\n\n\ndef cpu_devices_in_fresh_process(n):\n    script = textwrap.dedent('''\n        import json\n        import jax\n        print(json.dumps(jax.local_device_count()))\n    ''')\n    count = fresh_json(script, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=f'{n}')\n    print('the new process has', count, 'devices')\n    return count",
+    },
+}
+
+
+# The review of 1818ab0 (/work/tmp/review-03_devices.md): its lazy answers (each now rejected) and
+# its honest ones (each solved).
+WRONG_ANSWERS["03.1"][
+    "reference reached another way: the notebook's `report` (ah.probe()) for real devices"
+] = "def inventory(devices):\n    known = {p.id: (p.id, p.platform, p.device_kind, p.process_index, p.memory_kinds) for p in report.devices}\n    return [known[d.id] if d.id in known and d.id < 100 else\n            (d.id, d.platform, d.device_kind, d.process_index, tuple(m.kind for m in d.addressable_memories()))\n            for d in devices]"
+RIGHT_ANSWERS.setdefault("03.1", {})["helper named `describe_device`, two cells, trial print"] = (
+    "def describe_device(d):\n    kinds = tuple(m.kind for m in d.addressable_memories())\n    return (d.id, d.platform, d.device_kind, d.process_index, kinds)",
+    "def inventory(devices):\n    return list(map(describe_device, devices))\n\nprint(inventory(jax.devices()[:1]))",
+)
+RIGHT_ANSWERS.setdefault("03.1", {})[
+    "loop variable named `device` (as the check cell's comprehension)"
+] = "def inventory(devices):\n    out = []\n    for device in devices:\n        out.append((device.id, device.platform, device.device_kind, device.process_index,\n                    tuple(m.kind for m in device.addressable_memories())))\n    return out"
+RIGHT_ANSWERS.setdefault("03.2", {})["filter + sorted key, helper"] = (
+    "def owner_is(process):\n    return lambda d: d.process_index == process\n\ndef owned_ids(devices, process):\n    return sorted(d.id for d in filter(owner_is(process), devices))"
+)
+RIGHT_ANSWERS.setdefault("03.2", {})["(arguable) NumPy sort"] = (
+    "def owned_ids(devices, process):\n    return np.sort([d.id for d in devices if d.process_index == process]).astype(int).tolist()"
+)
+RIGHT_ANSWERS.setdefault("03.2", {})[
+    "helper named `pairs`-free but module-level name `owned` (as the check's)"
+] = "def owned_ids(devices, process):\n    owned = [d.id for d in devices if d.process_index == process]\n    return sorted(owned)"
+RIGHT_ANSWERS.setdefault("03.3", {})["subprocess.run in isolated mode (-I)"] = (
+    "def cpu_devices_in_fresh_process(n):\n    env = dict(os.environ)\n    env['JAX_PLATFORMS'] = 'cpu'\n    env['JAX_NUM_CPU_DEVICES'] = str(n)\n    out = subprocess.run([sys.executable, '-I', '-c', 'import jax; print(jax.device_count())'],\n                         env=env, capture_output=True, text=True, check=True)\n    return int(out.stdout.split()[-1])"
+)
+RIGHT_ANSWERS.setdefault("03.3", {})["subprocess.run, plain"] = (
+    "def cpu_devices_in_fresh_process(n):\n    env = {**os.environ, 'JAX_PLATFORMS': 'cpu', 'JAX_NUM_CPU_DEVICES': str(n)}\n    out = subprocess.run([sys.executable, '-c', 'import jax; print(jax.device_count())'],\n                         env=env, capture_output=True, text=True, check=True)\n    return int(out.stdout.split()[-1])"
+)
+WRONG_ANSWERS["03.3"][
+    "child never asks JAX: reads the C environment with ctypes (the swap's XLA_FLAGS)"
+] = "CHILD = '''\nimport ctypes, json, os\nraw = ctypes.CDLL(None).getenv\nraw.restype = ctypes.c_char_p\nflags = (raw(b'XLA_FLAGS') or b'').decode()\nmine = os.environ.get('JAX_NUM_CPU_DEVICES')\nprint(json.dumps(int(flags.rsplit('=', 1)[-1]) if 'device_count' in flags else int(mine)))\n'''\n\ndef cpu_devices_in_fresh_process(n):\n    return fresh_json(CHILD, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+WRONG_ANSWERS["03.3"][
+    "child never asks JAX: parses the count out of the sitecustomize it finds on PYTHONPATH"
+] = "CHILD2 = '''\nimport json, os, re, sys\nfound = None\nfor folder in os.environ.get('PYTHONPATH', '').split(os.pathsep):\n    p = os.path.join(folder, 'sitecustomize.py')\n    if os.path.exists(p):\n        m = re.search(r'device_count=(\\\\d+)', open(p).read())\n        if m: found = int(m.group(1)); break\nprint(json.dumps(found if found is not None else int(os.environ.get('JAX_NUM_CPU_DEVICES', '0'))))\n'''\n\ndef cpu_devices_in_fresh_process(n):\n    return fresh_json(CHILD2, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"
+RIGHT_ANSWERS.setdefault("03.3", {})["python -E (ignore PYTHON* variables)"] = (
+    "def cpu_devices_in_fresh_process(n):\n    env = {**os.environ, 'JAX_PLATFORMS': 'cpu', 'JAX_NUM_CPU_DEVICES': str(n)}\n    out = subprocess.run([sys.executable, '-E', '-c', 'import jax; print(jax.device_count())'],\n                         env=env, capture_output=True, text=True, check=True)\n    return int(out.stdout.split()[-1])"
+)
+RIGHT_ANSWERS.setdefault("03.3", {})["check_output, local_device_count"] = (
+    "def cpu_devices_in_fresh_process(n):\n    env = dict(os.environ, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))\n    text = subprocess.check_output([sys.executable, '-c', 'import jax; print(jax.local_device_count())'], env=env, text=True)\n    return int(text.strip().splitlines()[-1])"
+)
+WRONG_ANSWERS["03.3"][
+    "child reads the count from the check's sitecustomize via the `site` module's loaded module"
+] = "CHILD3 = '''\nimport json, os, sys\nmod = sys.modules.get('sitecustomize')\nsrc = open(mod.__file__).read() if mod is not None and getattr(mod, '__file__', None) else ''\nimport re\nm = re.search(r'device_count=(\\\\d+)', src)\nprint(json.dumps(int(m.group(1)) if m else int(os.environ.get('JAX_NUM_CPU_DEVICES', '0'))))\n'''\n\ndef cpu_devices_in_fresh_process(n):\n    return fresh_json(CHILD3, JAX_PLATFORMS='cpu', JAX_NUM_CPU_DEVICES=str(n))"

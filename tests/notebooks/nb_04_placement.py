@@ -357,3 +357,116 @@ COVERAGE["04.4"].update(
         "unwatched": "the whole stack built on v's device, handed out by make_array_from_callback",
     }
 )
+
+# The guard's error swallowed (issue 38's "environment", by another road): the NumPy detour is
+# tried first, and only where the check's transfer guard refuses it does the answer fall back to
+# the taught route. `jnp.asarray` and `device_put` imported under another name escaped a check that
+# watched calls of `jax.device_put`; the check now watches every refused transfer, caught or not.
+WRONG_ANSWERS["04.2"]["the guard's refusal caught: NumPy through jnp.asarray, else the move"] = (
+    "def park_state(state):\n"
+    "    def park(a):\n"
+    "        target = a.sharding.with_memory_kind('pinned_host')\n"
+    "        try:\n"
+    "            return jax.device_put(jnp.asarray(np.asarray(a)), target)\n"
+    "        except Exception:\n"
+    "            return jax.device_put(a, target)\n"
+    "    return jax.tree.map(park, state)"
+)
+WRONG_ANSWERS["04.2"]["the guard's refusal caught: device_put under another name"] = (
+    "from jax import device_put as put\n"
+    "\n"
+    "\n"
+    "def park_state(state):\n"
+    "    def park(a):\n"
+    "        target = a.sharding.with_memory_kind('pinned_host')\n"
+    "        try:\n"
+    "            return put(np.asarray(a), target)\n"
+    "        except Exception:\n"
+    "            return put(a, target)\n"
+    "    return jax.tree.map(park, state)"
+)
+WRONG_ANSWERS["04.3"]["the guard's refusal caught: a NumPy sum through jnp.asarray(device=)"] = (
+    "def add_on(a, b, device):\n"
+    "    try:\n"
+    "        return jnp.asarray(np.asarray(a) + np.asarray(b), device=device)\n"
+    "    except Exception:\n"
+    "        return jax.device_put(a, device) + jax.device_put(b, device)"
+)
+WRONG_ANSWERS["04.3"]["the guard's refusal caught: device_put under another name"] = (
+    "from jax import device_put as put\n"
+    "\n"
+    "\n"
+    "def add_on(a, b, device):\n"
+    "    try:\n"
+    "        return put(np.asarray(a) + np.asarray(b), device)\n"
+    "    except Exception:\n"
+    "        return put(a, device) + put(b, device)"
+)
+WRONG_ANSWERS["04.4"]["the guard's refusal caught: NumPy rows through jnp.asarray(device=)"] = (
+    "def replicate_rows(v):\n"
+    "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+    "    try:\n"
+    "        return jnp.asarray(np.broadcast_to(np.asarray(v), (n, *np.shape(v))), device=rows)\n"
+    "    except Exception:\n"
+    "        own = [jax.device_put(v, d)[None] for d in jax.devices()]\n"
+    "        return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
+)
+WRONG_ANSWERS["04.4"]["the guard's refusal caught: device_put under another name"] = (
+    "from jax import device_put as put\n"
+    "\n"
+    "\n"
+    "def replicate_rows(v):\n"
+    "    rows = NamedSharding(Mesh(np.array(jax.devices()), ('rows',)), PartitionSpec('rows'))\n"
+    "    try:\n"
+    "        return put(np.broadcast_to(np.asarray(v), (n, *np.shape(v))), rows)\n"
+    "    except Exception:\n"
+    "        own = [put(v, d)[None] for d in jax.devices()]\n"
+    "        return jax.make_array_from_single_device_arrays((n, *v.shape), rows, own)"
+)
+
+# Honest answers in ordinary styles (issue 38, "Must hold"): each must score "solved".
+RIGHT_ANSWERS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "04.1": {
+        "helpers, math, two cells": (
+            "import math\n\n\ndef box(index, shape):\n    return [range(*sl.indices(size)) for sl, size in zip(index, shape)]",
+            "def common(a, b):\n    return math.prod(max(0, min(x.stop, y.stop) - max(x.start, y.start)) for x, y in zip(a, b))\n\n\ndef bytes_arriving(src, dst):\n    total = 0\n    for shard in dst.addressable_shards:\n        want = box(shard.index, dst.shape)\n        have = 0\n        if src.sharding.memory_kind == dst.sharding.memory_kind:\n            have = sum(common(want, box(s.index, src.shape)) for s in src.addressable_shards if s.device == shard.device)\n        total += (math.prod(len(r) for r in want) - have) * dst.dtype.itemsize\n    return total",
+        ),
+    },
+    "04.2": {
+        "tree.map of device_put, print": "def park_state(state):\n    parked = jax.tree.map(lambda a: jax.device_put(a, a.sharding.with_memory_kind('pinned_host')), state)\n    print(jax.tree.map(lambda a: a.sharding.memory_kind, parked))\n    return parked",
+        "helper": "def to_pinned_host(array):\n    return jax.device_put(array, array.sharding.with_memory_kind(kind='pinned_host'))\n\n\ndef park_state(state):\n    return jax.tree_util.tree_map(to_pinned_host, state)",
+    },
+    "04.3": {
+        "tuple put, jnp.add": "def add_on(a, b, device):\n    left, right = jax.device_put((a, b), device)\n    return jnp.add(left, right)",
+        "the sum under jit, a helper": "def moved_to(x, device):\n    return jax.device_put(x, device)\n\n\ndef add_on(a, b, device):\n    return jax.jit(lambda p, q: p + q)(moved_to(a, device), moved_to(b, device))",
+        "a helper for the move, a print": "def put_on(x, device):\n    return jax.device_put(x, device)\n\n\ndef add_on(a, b, device):\n    total = put_on(a, device) + put_on(b, device)\n    print(total.sharding)\n    return total",
+    },
+    "04.4": {
+        "per-device puts, helper, expand_dims": "def one_row(v, device):\n    return jnp.expand_dims(jax.device_put(v, device), 0)\n\n\ndef replicate_rows(v):\n    everyone = jax.devices()\n    layout = NamedSharding(Mesh(np.array(everyone), ('rows',)), jax.P('rows'))\n    return jax.make_array_from_single_device_arrays((len(everyone),) + v.shape, layout, [one_row(v, d) for d in everyone])",
+        "jax.make_mesh and P alias, print": "from jax.sharding import PartitionSpec as P\n\n\ndef replicate_rows(v):\n    mesh = jax.make_mesh((len(jax.devices()),), ('rows',))\n    pieces = [jax.device_put(v[None], d) for d in mesh.devices.flat]\n    out = jax.make_array_from_single_device_arrays((len(pieces), *v.shape), NamedSharding(mesh, P('rows')), pieces)\n    print(out.sharding)\n    return out",
+        "jax.shard_map, the P alias": "from jax.sharding import PartitionSpec as P\n\n\ndef replicate_rows(v):\n    mesh = Mesh(np.array(jax.devices()), ('rows',))\n    everywhere = jax.device_put(v, NamedSharding(mesh, P()))\n    return jax.shard_map(lambda t: t[None], mesh=mesh, in_specs=P(), out_specs=P('rows'))(everywhere)",
+    },
+}
+
+# The review of 1818ab0 (/work/tmp/review-04_placement.md): a detour through DLPack adopts host
+# memory with no copy for the guard to refuse; a decoy move made first hid the real one from a
+# guard that stops at the first copy, and an alias of jax.device_put escaped a patched attribute.
+# The checks now watch every call of jax.device_put's code and of the DLPack imports.
+WRONG_ANSWERS["04.2"][
+    "a NumPy detour through DLPack (no host-to-device copy for the guard to refuse)"
+] = 'def park_state(state):\n    def park(a):\n        on_host = jax.dlpack.from_dlpack(np.asarray(a).copy())\n        return jax.device_put(on_host, a.sharding.with_memory_kind("pinned_host"))\n    return jax.tree.map(park, state)\n'
+WRONG_ANSWERS["04.3"][
+    "a decoy move to `device`, then the sum on a's device through an alias of device_put"
+] = "put = jax.device_put\ndef add_on(a, b, device):\n    put(a, device)  # decoy\n    d0 = next(iter(a.devices()))\n    return put(put(a, d0) + put(b, d0), device)\n"
+WRONG_ANSWERS["04.3"]["a NumPy sum through DLPack, placed with jax.device_put"] = (
+    "def add_on(a, b, device):\n    return jax.device_put(jax.dlpack.from_dlpack(np.asarray(a) + np.asarray(b)), device)\n"
+)
+WRONG_ANSWERS["04.4"][
+    "a decoy row move, then the whole stack on v's device resharded through an alias"
+] = 'put = jax.device_put\ndef replicate_rows(v):\n    everyone = jax.devices()\n    home = next(iter(v.devices()))\n    put(v, everyone[0] if home != everyone[0] else everyone[-1])  # decoy: one row moved first\n    rows = NamedSharding(Mesh(np.array(everyone), ("rows",)), PartitionSpec("rows"))\n    return put(jnp.stack([v] * len(everyone)), rows)\n'
+WRONG_ANSWERS["04.4"]["a NumPy stack through DLPack, a decoy move, an alias of device_put"] = (
+    'put = jax.device_put\ndef replicate_rows(v):\n    everyone = jax.devices()\n    put(v, everyone[0] if next(iter(v.devices())) != everyone[0] else everyone[-1])  # decoy\n    whole = jax.dlpack.from_dlpack(np.ascontiguousarray(np.broadcast_to(np.asarray(v), (len(everyone), *np.shape(v)))))\n    rows = NamedSharding(Mesh(np.array(everyone), ("rows",)), PartitionSpec("rows"))\n    return put(whole, rows)\n'
+)
+RIGHT_ANSWERS["04.1"]["NumPy masks over devices_indices_map"] = (
+    "def bytes_arriving(src, dst):\n    src_map = src.sharding.devices_indices_map(src.shape)\n    same_memory = src.sharding.memory_kind == dst.sharding.memory_kind\n    total = 0\n    for device, index in dst.sharding.devices_indices_map(dst.shape).items():\n        wanted = np.zeros(dst.shape, bool)\n        wanted[index] = True\n        held = np.zeros(dst.shape, bool)\n        if same_memory and device in src_map:\n            held[src_map[device]] = True\n        total += int((wanted & ~held).sum()) * dst.dtype.itemsize\n    return total\n"
+)
