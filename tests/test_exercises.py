@@ -334,3 +334,20 @@ def test_assert_matches_and_differences():
     assert ah.differences(jnp.ones(2), np.ones(2, np.float32)) == []
     with pytest.raises(AssertionError, match="values differ"):
         ah.assert_matches(jnp.ones(2), np.zeros(2, np.float32))
+
+
+def test_a_route_checks_own_call_with_an_equal_small_int_is_not_the_cases():
+    """03.3's route check calls the answer with its own hidden n; when that n equals the case's
+    (3 is 3 for small ints) its result, computed under the check's swap, is not the case's."""
+
+    def hidden_n(fn, args, kwargs):
+        fn(3)  # the check's own call, whose result differs on purpose
+        return []
+
+    calls = []
+
+    def answer(n):
+        calls.append(n)
+        return n if len(calls) > 1 else 7  # the route check's call comes first
+
+    assert ah.check("t.i", answer, args=(3,), expected=3, route=[hidden_n]).solved
