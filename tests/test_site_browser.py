@@ -424,18 +424,7 @@ def test_the_interactive_panels_render_and_respond_in_lab(build, tmp_path):
                 timeout=90,
                 what="JupyterLab to render the notebook",
             )
-            _wait(
-                lambda: (
-                    "idle"
-                    in browser.execute_script(
-                        "const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
-                        "return s ? (s.getAttribute('data-status') || 'idle') : 'none'"
-                    )
-                    or True
-                ),
-                what="the kernel",
-            )
-            time.sleep(3)
+            time.sleep(3)  # the kernel starting
             browser.find_element("css selector", ".jp-Notebook .jp-CodeCell .cm-content").click()
             from selenium.webdriver.common.action_chains import ActionChains
             from selenium.webdriver.common.keys import Keys
@@ -522,33 +511,7 @@ def _lab(tmp_path: Path, folder: Path | None, then) -> None:
 
 
 def _render_in_lab(browser, tmp_path: Path) -> None:
-    port, token = _free_port(), secrets.token_hex(16)
-    args = f"--no-browser --port={port} --IdentityProvider.token={token} --ServerApp.ip=127.0.0.1"
-    env = {
-        **os.environ,
-        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
-    }
-    lab = subprocess.Popen(
-        ["make", "--no-print-directory", "lab", f"LAB_ARGS={args}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(tmp_path / "lab.log", "w"),  # noqa: SIM115
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}/"
-    try:
-
-        def up() -> bool:
-            assert lab.poll() is None, (tmp_path / "lab.log").read_text()[-2000:]
-            try:
-                with urllib.request.urlopen(f"{base}api/status?token={token}", timeout=2):
-                    return True
-            except OSError:
-                return False
-
-        _wait(up, timeout=90, what="JupyterLab to start")
+    def look(base: str, token: str) -> None:
         _open(browser, f"{base}lab/tree/00_welcome.ipynb?token={token}")
         _wait(
             lambda: browser.execute_script(
@@ -591,8 +554,8 @@ def _render_in_lab(browser, tmp_path: Path) -> None:
         assert not [t for t in toasts if "news" in t.lower()], toasts
         SHOTS.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(SHOTS / "lab.png"))
-    finally:
-        _stop(lab)
+
+    _lab(tmp_path, None, look)
 
 
 def _stop(process: subprocess.Popen) -> None:
