@@ -645,6 +645,19 @@ def _judge(
                 said(problem, label)
         return bool(recorder.values or recorder.errors), idle
 
+    def read_after(
+        requirements: Sequence[RouteCheck],
+        label: str,
+        call_args: tuple[Any, ...],
+        call_kwargs: dict[str, Any],
+    ) -> None:
+        """Run the route checks that read what a case's run left (they call no answer)."""
+        for requirement in requirements:
+            with watching(off_limits) as reached:
+                found = _route_problems(requirement, answer, call_args, call_kwargs)
+            for problem in [reached_problem(reached)] if reached else found:
+                said(problem, label)
+
     try:
         for number, (label, call_args, call_kwargs, want) in enumerate(runs):
             idle: list[RouteCheck] = []
@@ -653,9 +666,7 @@ def _judge(
                     watched_for(number), label, call_args, call_kwargs, want
                 )
                 if covered:
-                    for requirement in idle:  # nothing else runs the case: they read this run
-                        for problem in _route_problems(requirement, answer, call_args, call_kwargs):
-                            said(problem, label)
+                    read_after(idle, label, call_args, call_kwargs)  # they read this run
                     continue
             try:
                 with watching(off_limits) as reached:
@@ -677,11 +688,7 @@ def _judge(
                 continue
             for problem in compare(got, want):
                 said(problem, label)
-            for requirement in idle:  # they read what the case's run left behind
-                with watching(off_limits) as reached:
-                    found = _route_problems(requirement, answer, call_args, call_kwargs)
-                for problem in [reached_problem(reached)] if reached else found:
-                    said(problem, label)
+            read_after(idle, label, call_args, call_kwargs)  # what the case's run left
         # Every run's own program: the route checks that read programs, and host callbacks.
         for number, label, call_args, call_kwargs, want, program in programs:
             on_host = sorted(HOST_CALLBACKS & set(program.primitives()))
@@ -698,11 +705,7 @@ def _judge(
                     said(problem, label)
             if watched_for(number):  # the requirements that call the answer, on this case too
                 _, idle = run_watched(watched_for(number), label, call_args, call_kwargs, want)
-                for requirement in idle:
-                    with watching(off_limits) as reached:
-                        found = _route_problems(requirement, answer, call_args, call_kwargs)
-                    for problem in [reached_problem(reached)] if reached else found:
-                        said(problem, label)
+                read_after(idle, label, call_args, call_kwargs)
         problems += [_once(problem, labels, len(runs)) for problem, labels in per_case.items()]
     except _StillStub as stub:
         return CheckResult(exercise, "not solved yet", str(stub))
